@@ -1,0 +1,52 @@
+"""The ``skatdd`` command line (interface.md).
+
+One Click group; each command lives in its own module under
+``skatdd.commands`` and is registered here.  Input errors
+(:class:`~skatdd.errors.SkatddError`) become a one-line message on stderr and
+exit status 2; Click's own usage errors also exit 2.  Exit 1 is left for
+failures that are not the input's fault.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .errors import SkatddError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="skatdd")
+def cli() -> None:
+    """Exact double-dummy solver and hand analysis for Skat."""
+
+
+def _register() -> None:
+    from .commands import score
+
+    for module in (score,):
+        cli.add_command(module.command)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the CLI, turning input errors into exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="skatdd", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except SkatddError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(0)

@@ -1,0 +1,1 @@
+"""One module per ``skatdd`` command; each exposes ``command`` (a Click command)."""

@@ -1,0 +1,133 @@
+"""A Skat position that plays and takes back cards.
+
+:class:`Position` holds the three hands (masks), the skat or discard, the
+current trick and the score so far, and knows the rules: whose turn it is,
+which cards are legal, who wins each trick.  It is the plain Python model the
+reference solver and every command build on; the Cython engine gets its
+masks once at the boundary.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import CARD_POINTS, Card, Mask, card_name, format_mask, points_of
+from .errors import IllegalPlayError
+from .rules import Game, legal_mask, trick_winner
+
+
+@dataclass
+class Position:
+    """A position of a Skat game in play.
+
+    Attributes:
+        game: the contract for play (null ouvert plays as ``Game.NULL``).
+        declarer: seat 0/1/2 of the declarer.
+        hands: the cards each seat holds now, as masks, index = seat.
+        skat: the skat (hand game) or discard; counts for the declarer in suit and grand.
+        leader: seat that led (or leads) the current trick.
+        trick: cards already played to the current trick, leader first.
+        declarer_points: card points the declarer took in completed tricks (skat not included).
+        declarer_tricks, defender_tricks: completed tricks won by each side.
+        history: every ``(seat, card)`` played through :meth:`play`, for :meth:`undo`.
+    """
+
+    game: Game
+    declarer: int
+    hands: list[Mask]
+    skat: Mask = 0
+    leader: int = 0
+    trick: list[Card] = field(default_factory=list)
+    declarer_points: int = 0
+    declarer_tricks: int = 0
+    defender_tricks: int = 0
+    history: list[tuple[int, Card]] = field(default_factory=list)
+    # Per played card: (leader, trick, declarer_points, declarer_tricks, defender_tricks) before it.
+    _undo: list[tuple[int, list[Card], int, int, int]] = field(default_factory=list, repr=False)
+
+    def copy(self) -> Position:
+        """An independent copy (history included)."""
+        return Position(
+            self.game, self.declarer, list(self.hands), self.skat, self.leader, list(self.trick),
+            self.declarer_points, self.declarer_tricks, self.defender_tricks,
+            list(self.history), [(l, list(t), p, d, f) for l, t, p, d, f in self._undo],
+        )
+
+    @property
+    def to_move(self) -> int:
+        """Seat whose turn it is."""
+        return (self.leader + len(self.trick)) % 3
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still held by all three seats."""
+        return sum(h.bit_count() for h in self.hands)
+
+    @property
+    def skat_points(self) -> int:
+        """Points of the skat or discard (they count for the declarer in suit and grand)."""
+        return 0 if self.game.is_null else points_of(self.skat)
+
+    @property
+    def value_so_far(self) -> int:
+        """Declarer's points so far: completed tricks plus skat (suit/grand)."""
+        return self.declarer_points + self.skat_points
+
+    def is_over(self) -> bool:
+        """True when every card is played, or a null declarer has taken a trick."""
+        if self.game.is_null and self.declarer_tricks > 0:
+            return True
+        return self.cards_left == 0 and not self.trick
+
+    def legal_moves_mask(self) -> Mask:
+        """Legal cards of the player to move, as a mask."""
+        led = self.trick[0] if self.trick else None
+        return legal_mask(self.hands[self.to_move], led, self.game)
+
+    def legal_moves(self) -> list[Card]:
+        """Legal cards of the player to move, ascending card order."""
+        mask = self.legal_moves_mask()
+        return [c for c in range(32) if mask >> c & 1]
+
+    def is_declarer(self, seat: int) -> bool:
+        return seat == self.declarer
+
+    def play(self, card: Card) -> int | None:
+        """Play *card* for the player to move; returns the trick winner's seat when the trick completes.
+
+        Raises :class:`IllegalPlayError` when the player does not hold the card
+        or must follow the led suit with another one.
+        """
+        seat = self.to_move
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalPlayError(
+                f"card {card_name(card)!r} is not in the hand of seat {seat} ({format_mask(hand)})"
+            )
+        if not self.legal_moves_mask() >> card & 1:
+            raise IllegalPlayError(
+                f"card {card_name(card)!r} is illegal for seat {seat}: it must follow {card_name(self.trick[0])!r}"
+            )
+        self._undo.append((self.leader, list(self.trick), self.declarer_points, self.declarer_tricks, self.defender_tricks))
+        self.history.append((seat, card))
+        self.hands[seat] = hand & ~(1 << card)
+        self.trick.append(card)
+        if len(self.trick) < 3:
+            return None
+        winner = (self.leader + trick_winner(self.trick, self.game)) % 3
+        if winner == self.declarer:
+            self.declarer_points += sum(CARD_POINTS[c] for c in self.trick)
+            self.declarer_tricks += 1
+        else:
+            self.defender_tricks += 1
+        self.leader = winner
+        self.trick = []
+        return winner
+
+    def undo(self) -> Card:
+        """Take back the last card played through :meth:`play`; returns it."""
+        seat, card = self.history.pop()
+        leader, trick, points, dtricks, ftricks = self._undo.pop()
+        self.leader, self.trick, self.declarer_points = leader, trick, points
+        self.declarer_tricks, self.defender_tricks = dtricks, ftricks
+        self.hands[seat] |= 1 << card
+        return card
