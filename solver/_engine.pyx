@@ -2,16 +2,226 @@
 """skatdd's double-dummy engine.
 
 The engine works on 32-bit masks in a per-contract internal layout
-(layout.pxi).  Python code sees card ints and card masks in the public
-encoding of ``skatdd.cards``; conversion happens once at this boundary.
+(layout.pxi), searches with fail-soft alpha-beta (search.pxi) and caches
+bounds at trick boundaries in a fixed-size transposition table (tt.pxi).
+Python code sees card ints and card masks in the public encoding of
+``skatdd.cards``; conversion happens once, in :class:`Engine` methods, and
+every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
 """
 
 include "layout.pxi"
+include "tt.pxi"
+include "search.pxi"
+
+#: Search modes, see search.pxi.
+POINTS = MODE_POINTS
+DECLARER_TRICKS = MODE_DECL_TRICKS
+DEFENDER_TRICKS = MODE_DEF_TRICKS
+NULL_GAME = MODE_NULL
+STATS_ENABLED = bool(SKATDD_STATS)
 
 
 def _check_game(int game):
     if not 0 <= game <= 5:
         raise ValueError(f"game {game} is not 0..5")
+
+
+cdef class Engine:
+    """A double-dummy search with its own transposition table.
+
+    ``Engine(tt_mb)`` allocates a table of at most *tt_mb* MiB, kept for the
+    engine's life: its entries stay valid across positions, deals, discards
+    and thresholds because keys are exact.  Use :meth:`set_position`, then any
+    of the queries; queries leave the position unchanged.  Not thread-safe:
+    one engine per thread or process.
+    """
+
+    cdef TTable tt
+    cdef Search s
+    cdef int game
+    cdef int mode
+    cdef bint ready
+    cdef public int tt_mb
+
+    def __cinit__(self, int tt_mb=128):
+        if tt_mb < 1:
+            raise ValueError(f"tt_mb must be at least 1, got {tt_mb}")
+        if tt_alloc(&self.tt, tt_mb) != 0:
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        self.tt_mb = tt_mb
+        self.s.tt = &self.tt
+        self.s.nodes = 0
+        self.ready = False
+        memset(self.s.history, 0, sizeof(self.s.history))
+
+    def __dealloc__(self):
+        free(self.tt.entries)
+        self.tt.entries = NULL
+
+    def clear(self):
+        """Empty the transposition table and the statistics."""
+        tt_clear(&self.tt)
+        self.reset_stats()
+        memset(self.s.history, 0, sizeof(self.s.history))
+
+    def reset_stats(self):
+        self.s.nodes = 0
+        self.tt.probes = self.tt.hits = self.tt.stores = 0
+
+    @property
+    def nodes(self):
+        """Nodes searched since the last :meth:`reset_stats` (0 when built without statistics)."""
+        return self.s.nodes
+
+    def stats(self):
+        """Counters since the last reset: nodes, tt_probes, tt_hits, tt_stores."""
+        return {"nodes": self.s.nodes, "tt_probes": self.tt.probes, "tt_hits": self.tt.hits,
+                "tt_stores": self.tt.stores}
+
+    def set_position(self, int game, int declarer, int mode, hands, int leader=0, trick=()):
+        """Load a position: *hands* are three card masks (seat order), *trick* the cards on the table.
+
+        *mode* is one of POINTS, DECLARER_TRICKS, DEFENDER_TRICKS, NULL_GAME.  The
+        caller (skatdd.solve) has validated the position; this checks only
+        what would make the search misbehave and raises ValueError.
+        """
+        _check_game(game)
+        if not 0 <= mode <= 3 or not 0 <= declarer <= 2 or not 0 <= leader <= 2:
+            raise ValueError("mode, declarer or leader out of range")
+        cdef uint32_t h[3]
+        cdef uint32_t seen = 0
+        cdef int k, c, n0
+        trick = list(trick)
+        if len(trick) > 2:
+            raise ValueError("a trick on the table holds at most two cards")
+        for k in range(3):
+            h[k] = <uint32_t>hands[k]
+            if seen & h[k]:
+                raise ValueError("hands overlap")
+            seen |= h[k]
+        for c in trick:
+            if not 0 <= c < 32 or (seen >> c) & 1:
+                raise ValueError("trick card out of range or also in a hand")
+            seen |= (<uint32_t>1) << c
+        n0 = __builtin_popcount(h[leader])
+        for k in range(3):
+            if __builtin_popcount(h[(leader + k) % 3]) != (n0 if k < len(trick) else n0 + (1 if k >= len(trick) and len(trick) > 0 else 0)):
+                raise ValueError("hand sizes do not fit the trick on the table")
+        build_layout(&self.s.lay, game)
+        self.game = game
+        self.mode = mode
+        for k in range(3):
+            self.s.hand[k] = to_internal_mask(&self.s.lay, h[k])
+            if mode == MODE_DEF_TRICKS:
+                self.s.scorer[k] = k != declarer
+            else:
+                self.s.scorer[k] = k == declarer
+            if mode == MODE_NULL or mode == MODE_DEF_TRICKS:
+                self.s.maxer[k] = k != declarer
+            else:
+                self.s.maxer[k] = k == declarer
+        for c in range(32):
+            self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
+        self.s.trick_weight = 0 if mode == MODE_POINTS else 1
+        self.s.leader = leader
+        self.s.trick_len = len(trick)
+        self.s.trick_bits = 0
+        for k in range(3):
+            self.s.trick_card[k] = 0
+        for k, c in enumerate(trick):
+            self.s.trick_card[k] = self.s.lay.to_internal[c]
+            self.s.trick_bits |= (<uint32_t>1) << self.s.trick_card[k]
+        self.s.keymeta_ctx = ((<uint32_t>game << 4) | (<uint32_t>declarer << 2) | <uint32_t>mode) << 2
+        self.ready = True
+
+    cdef void _require(self) except *:
+        if not self.ready:
+            raise RuntimeError("set_position() first")
+
+    def to_move(self):
+        """Seat to move."""
+        self._require()
+        return (self.s.leader + self.s.trick_len) % 3
+
+    def max_q(self):
+        """Upper bound on Q: all weight still in play."""
+        self._require()
+        return max_q(&self.s)
+
+    def search(self, int alpha, int beta):
+        """Fail-soft alpha-beta on Q in the window (alpha, beta); see search.pxi for the contract."""
+        self._require()
+        cdef int v
+        with nogil:
+            v = ab(&self.s, alpha, beta)
+        return v
+
+    def at_least(self, int target):
+        """True when the maximising side can make Q >= *target*."""
+        self._require()
+        cdef int v
+        if target <= 0:
+            return True
+        with nogil:
+            v = ab(&self.s, target - 1, target)
+        return v >= target
+
+    def exact(self):
+        """The exact Q of the position."""
+        self._require()
+        cdef int q
+        with nogil:
+            q = solve_exact(&self.s, 0, max_q(&self.s))
+        return q
+
+    def legal_cards(self):
+        """Card ints the seat to move may play, ascending."""
+        self._require()
+        cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
+        cdef uint32_t legal = to_card_mask(&self.s.lay, legal_bits(&self.s.lay, self.s.hand[(self.s.leader + self.s.trick_len) % 3], led))
+        return [c for c in range(32) if (legal >> c) & 1]
+
+    def card_values(self, exact=True, int target=1):
+        """For every legal card: its exact Q (*exact*) or whether Q >= *target* stays reachable.
+
+        Q counts the trick the card completes.  Equivalent cards are searched once.
+        """
+        self._require()
+        cdef int seat = (self.s.leader + self.s.trick_len) % 3
+        cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
+        cdef uint32_t legal = legal_bits(&self.s.lay, self.s.hand[seat], led)
+        cdef uint32_t live = self.s.hand[0] | self.s.hand[1] | self.s.hand[2] | self.s.trick_bits
+        cdef int c, rep, nxt, r
+        cdef bint want_exact = exact
+        cache = {}
+        out = {}
+        for c in range(31, -1, -1):
+            if not (legal >> c) & 1:
+                continue
+            rep = c
+            nxt = next_above(&self.s, rep, live)
+            while nxt >= 0 and (self.s.hand[seat] >> nxt) & 1 and self.s.weight[nxt] == self.s.weight[rep]:
+                rep = nxt
+                nxt = next_above(&self.s, rep, live)
+            if rep not in cache:
+                with nogil:
+                    if want_exact:
+                        r = child_exact(&self.s, rep)
+                    else:
+                        r = child_at_least(&self.s, rep, target)
+                cache[rep] = r if want_exact else bool(r)
+            out[self.s.lay.to_card[c]] = cache[rep]
+        return out
+
+    def line(self, int target, exact=True, stop_on_score=False):
+        """A principal variation as card ints (see build_line in search.pxi)."""
+        self._require()
+        cdef int out[32]
+        cdef int n, k
+        cdef bint ex = exact, stop = stop_on_score
+        with nogil:
+            n = build_line(&self.s, target, ex, stop, out)
+        return [self.s.lay.to_card[out[k]] for k in range(n)]
 
 
 def layout(int game):

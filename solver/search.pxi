@@ -1,0 +1,404 @@
+# The alpha-beta search (included by _engine.pyx).
+#
+# Objective.  A search mode fixes which seats score (the "scoring side") and
+# which seats maximise; Q is the weight of the tricks the scoring side takes
+# from the current position on, a trick weighing its cards' points plus
+# trick_weight.  The modes:
+#   MODE_POINTS  declarer scores and maximises, weight = card points
+#                (suit and grand: the declarer's card points)
+#   MODE_DECL_TRICKS  declarer scores and maximises, weight = 1 per trick
+#                (Q >= 1: the declarer escapes schwarz)
+#   MODE_DEF_TRICKS   defenders score and maximise, weight = 1 per trick
+#                (Q == 0: the declarer takes every trick, schwarz)
+#   MODE_NULL    declarer scores, defenders maximise, weight = 1 per trick
+#                (Q == 0: the null declarer wins)
+#
+# ab(s, alpha, beta) is fail-soft alpha-beta on Q: the result v satisfies
+#   v <= alpha  ->  Q <= v    (upper bound)
+#   v >= beta   ->  Q >= v    (lower bound)
+#   otherwise       Q == v.
+# The drivers call it with a null window (alpha = T - 1, beta = T) to ask
+# "is Q >= T?" and narrow the exact value by bisection.
+
+cdef enum:
+    MODE_POINTS = 0
+    MODE_DECL_TRICKS = 1
+    MODE_DEF_TRICKS = 2
+    MODE_NULL = 3
+
+cdef enum:
+    MAX_MOVES = 12
+    INF = 1000
+
+cdef extern from *:
+    """
+    #ifndef SKATDD_STATS
+    #define SKATDD_STATS 1
+    #endif
+    """
+    int SKATDD_STATS     # compile-time switch for node and TT counters
+
+ctypedef struct Search:
+    Layout lay
+    uint32_t hand[3]          # internal masks
+    uint8_t scorer[3]         # 1: seat belongs to the scoring side
+    uint8_t maxer[3]          # 1: seat maximises Q
+    uint8_t weight[32]        # per internal card: points it adds to a trick's weight
+    int trick_weight          # added per trick (1 in trick modes, 0 in points mode)
+    int leader                # seat leading the current trick
+    int trick_len             # cards on the table (0..2)
+    int trick_card[3]         # internal bits, in play order
+    uint32_t trick_bits
+    uint32_t keymeta_ctx      # context bits for TT keys (leader added per probe)
+    TTable* tt
+    uint64_t nodes
+    int history[3][32]        # cutoff counts per seat and card, for move ordering
+
+
+cdef inline int weight_of(const Search* s, uint32_t cards) noexcept nogil:
+    cdef int w = 0
+    while cards:
+        w += s.weight[bit_index(cards)]
+        cards &= cards - 1
+    return w
+
+
+cdef inline void play_card(Search* s, int seat, int c) noexcept nogil:
+    s.hand[seat] &= ~((<uint32_t>1) << c)
+    s.trick_card[s.trick_len] = c
+    s.trick_len += 1
+    s.trick_bits |= (<uint32_t>1) << c
+
+
+cdef inline void unplay_card(Search* s, int seat, int c) noexcept nogil:
+    s.trick_len -= 1
+    s.trick_bits &= ~((<uint32_t>1) << c)
+    s.hand[seat] |= (<uint32_t>1) << c
+
+
+cdef inline int next_above(const Search* s, int c, uint32_t live) noexcept nogil:
+    """Lowest live card above *c* in c's follow group, or -1."""
+    cdef uint32_t above = live & s.lay.group_mask[s.lay.group_of[c]] & ~((((<uint32_t>2) << c)) - 1)
+    if c == 31:
+        above = 0
+    if above == 0:
+        return -1
+    return bit_index(above)
+
+
+cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) noexcept nogil:
+    """Fill *out* with one card per class of equivalent legal cards, best first; returns the count.
+
+    Two cards of one hand are equivalent when no live card (in a hand or on the
+    table) lies between them in their group and they weigh the same: any play
+    with one can be copied with the other.  The kept card is the highest of its
+    run.  *first* (the TT move, or -1) goes first if it is legal.
+    """
+    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
+    cdef uint32_t rest = legal
+    cdef int n = 0, c, nxt, i, j, sc, win_seat, led, wbit
+    cdef int scores[MAX_MOVES]
+    cdef bint ally_winning, beats
+    cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
+    while rest:
+        c = bit_index(rest)
+        rest &= rest - 1
+        nxt = next_above(s, c, live)
+        if nxt >= 0 and (s.hand[seat] >> nxt) & 1 and s.weight[nxt] == s.weight[c]:
+            continue
+        # Heuristic score: higher is tried earlier.
+        if s.trick_len == 0:
+            sc = s.history[seat][c]
+            if nxt < 0:                # top card of its group: a sure winner unless trumped
+                sc += 1000 + 8 * s.weight[c] if s.scorer[seat] == good_scorer else -1000
+            else:
+                sc += -4 * s.weight[c] - (c & 7)
+        else:
+            led = s.trick_card[0]
+            wbit = winner_bit(&s.lay, s.trick_bits, led)
+            win_seat = (s.leader + index_in_trick(s, wbit)) % 3
+            ally_winning = s.scorer[win_seat] == good_scorer
+            beats = winner_bit(&s.lay, s.trick_bits | ((<uint32_t>1) << c), led) == c
+            if ally_winning:
+                sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
+            else:
+                sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
+            sc += s.history[seat][c]
+        if c == first:
+            sc = 1 << 28
+        # insertion sort, descending
+        i = n
+        while i > 0 and scores[i - 1] < sc:
+            scores[i] = scores[i - 1]
+            out[i] = out[i - 1]
+            i -= 1
+        scores[i] = sc
+        out[i] = c
+        n += 1
+    return n
+
+
+cdef inline int index_in_trick(const Search* s, int c) noexcept nogil:
+    cdef int i
+    for i in range(s.trick_len):
+        if s.trick_card[i] == c:
+            return i
+    return 0
+
+
+cdef int last_trick(Search* s) noexcept nogil:
+    """Q of the final trick, each seat holding one card (plus any cards already on the table)."""
+    cdef int seat = (s.leader + s.trick_len) % 3
+    cdef uint32_t bits = s.trick_bits
+    cdef int led = s.trick_card[0] if s.trick_len > 0 else bit_index(s.hand[s.leader])
+    cdef int k, wbit, w
+    for k in range(s.trick_len, 3):
+        bits |= s.hand[(s.leader + k) % 3]
+    wbit = winner_bit(&s.lay, bits, led)
+    for k in range(3):
+        if (s.hand[k] >> wbit) & 1:
+            w = k
+            break
+    else:
+        w = (s.leader + index_in_trick(s, wbit)) % 3
+    if s.scorer[w]:
+        return weight_of(s, bits) + s.trick_weight
+    return 0
+
+
+cdef inline int complete_trick(Search* s) noexcept nogil:
+    """Close a full trick: the winner leads next; returns the weight gained by the scoring side."""
+    cdef int winner = (s.leader + index_in_trick(s, winner_bit(&s.lay, s.trick_bits, s.trick_card[0]))) % 3
+    cdef int gained = weight_of(s, s.trick_bits) + s.trick_weight if s.scorer[winner] else 0
+    s.leader = winner
+    s.trick_len = 0
+    s.trick_bits = 0
+    return gained
+
+
+cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
+    cdef int seat = (s.leader + s.trick_len) % 3
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, c, v, best, best_move = -1, gained, old_leader, tt_move = -1, c0, c1
+    cdef uint32_t bits
+    cdef int lower, upper, maxq, cards_each, alpha0 = alpha, beta0 = beta
+    cdef uint32_t legal, remaining, keymeta = 0
+    cdef TTEntry* e
+    cdef bint maximising = s.maxer[seat]
+    cdef bint cut = False
+    if SKATDD_STATS:
+        s.nodes += 1
+
+    # Step 1. Trick boundary: trivial ends, bounds and the transposition table.
+    if s.trick_len == 0:
+        remaining = s.hand[0] | s.hand[1] | s.hand[2]
+        if remaining == 0:
+            return 0
+        cards_each = __builtin_popcount(s.hand[s.leader])
+        if cards_each == 1:
+            return last_trick(s)
+        maxq = weight_of(s, remaining) + s.trick_weight * cards_each
+        if maxq <= alpha:
+            return maxq
+        if beta <= 0:
+            return 0
+        keymeta = s.keymeta_ctx | <uint32_t>s.leader
+        e = tt_find(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta)
+        if SKATDD_STATS:
+            s.tt.probes += 1
+        if e != NULL:
+            if SKATDD_STATS:
+                s.tt.hits += 1
+            lower = (e.meta >> LB_SHIFT) & BOUND_MASK
+            upper = (e.meta >> UB_SHIFT) & BOUND_MASK
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if e.meta & BEST_VALID:
+                tt_move = (e.meta >> BEST_SHIFT) & 31
+
+    # Step 2. Moves, best first.
+    legal = legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1)
+    n = order_moves(s, seat, legal, tt_move, moves)
+
+    # Step 3. Search each move.
+    best = -INF if maximising else INF
+    for i in range(n):
+        c = moves[i]
+        play_card(s, seat, c)
+        if s.trick_len == 3:
+            # The next trick reuses trick_card[]: keep this trick's cards to restore them.
+            c0 = s.trick_card[0]
+            c1 = s.trick_card[1]
+            bits = s.trick_bits
+            old_leader = s.leader
+            gained = complete_trick(s)
+            v = gained + ab(s, alpha - gained, beta - gained)
+            s.leader = old_leader
+            s.trick_len = 3
+            s.trick_bits = bits
+            s.trick_card[0] = c0
+            s.trick_card[1] = c1
+            s.trick_card[2] = c
+        else:
+            v = ab(s, alpha, beta)
+        unplay_card(s, seat, c)
+        if maximising:
+            if v > best:
+                best = v
+                best_move = c
+                if best >= beta:
+                    cut = True
+                    break
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                best_move = c
+                if best <= alpha:
+                    cut = True
+                    break
+                if best < beta:
+                    beta = best
+    if cut:
+        s.history[seat][best_move] += 1
+
+    # Step 4. Store the bound at trick boundaries.
+    if s.trick_len == 0:
+        if best <= alpha0:
+            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, 0, best, best_move)
+        elif best >= beta0:
+            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, best, INF, best_move)
+        else:
+            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, best, best, best_move)
+    return best
+
+
+cdef int max_q(const Search* s) noexcept nogil:
+    """Upper bound on Q: every weight still in play and every trick left."""
+    cdef uint32_t remaining = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef int tricks = (__builtin_popcount(remaining) + s.trick_len + 2) // 3
+    return weight_of(s, remaining | s.trick_bits) + s.trick_weight * tricks
+
+
+cdef int solve_exact(Search* s, int lo, int hi) noexcept nogil:
+    """Exact Q, known to lie in [lo, hi], by bisection with null-window searches."""
+    cdef int t, v
+    while lo < hi:
+        t = (lo + hi + 1) // 2
+        v = ab(s, t - 1, t)
+        if v >= t:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
+cdef int child_at_least(Search* s, int c, int t) noexcept nogil:
+    """1 when playing *c* (for the seat to move) keeps Q >= t, else 0.  The state is restored."""
+    cdef int seat = (s.leader + s.trick_len) % 3
+    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, v, k
+    cdef int saved_cards[3]
+    cdef uint32_t saved_bits = s.trick_bits
+    for k in range(3):
+        saved_cards[k] = s.trick_card[k]
+    play_card(s, seat, c)
+    if s.trick_len == 3:
+        gained = complete_trick(s)
+    v = gained + ab(s, t - gained - 1, t - gained)
+    s.leader = saved_leader
+    s.trick_len = saved_len
+    s.trick_bits = saved_bits
+    for k in range(3):
+        s.trick_card[k] = saved_cards[k]
+    s.hand[seat] |= (<uint32_t>1) << c
+    return 1 if v >= t else 0
+
+
+cdef int child_exact(Search* s, int c) noexcept nogil:
+    """Exact Q after playing *c* for the seat to move (weight of a trick it completes included).  State restored."""
+    cdef int seat = (s.leader + s.trick_len) % 3
+    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, q, k
+    cdef int saved_cards[3]
+    cdef uint32_t saved_bits = s.trick_bits
+    for k in range(3):
+        saved_cards[k] = s.trick_card[k]
+    play_card(s, seat, c)
+    if s.trick_len == 3:
+        gained = complete_trick(s)
+    q = gained + solve_exact(s, 0, max_q(s))
+    s.leader = saved_leader
+    s.trick_len = saved_len
+    s.trick_bits = saved_bits
+    for k in range(3):
+        s.trick_card[k] = saved_cards[k]
+    s.hand[seat] |= (<uint32_t>1) << c
+    return q
+
+
+cdef int build_line(Search* s, int target, bint exact, bint stop_on_score, int* out) noexcept nogil:
+    """Write a principal variation to *out* (internal bits); returns its length.  State restored.
+
+    exact: *target* is the exact Q of the current node; each move keeps it.
+    Otherwise *target* is a threshold T: the side the test favours keeps
+    Q >= T (or Q < T) while the other side plays its first-ordered move.
+    stop_on_score: end the line after the first trick the scoring side wins
+    (null: the trick the declarer is forced to take).
+    """
+    cdef int n = 0, seat, m, i, c, chosen, gained, k, depth = 0
+    cdef int moves[MAX_MOVES]
+    cdef bint holds, maximising
+    cdef int undo_seat[32]
+    cdef int undo_leader[32]
+    cdef int undo_len[32]
+    cdef int undo_cards[32][3]
+    cdef uint32_t undo_bits[32]
+    holds = ab(s, target - 1, target) >= target
+    while (s.hand[0] | s.hand[1] | s.hand[2]) != 0:
+        seat = (s.leader + s.trick_len) % 3
+        maximising = s.maxer[seat]
+        m = order_moves(s, seat, legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1), -1, moves)
+        chosen = moves[0]
+        for i in range(m):
+            c = moves[i]
+            if exact:
+                if maximising:
+                    if child_at_least(s, c, target):
+                        chosen = c
+                        break
+                elif not child_at_least(s, c, target + 1):
+                    chosen = c
+                    break
+            elif maximising == holds:
+                if child_at_least(s, c, target) == holds:
+                    chosen = c
+                    break
+            else:
+                break
+        undo_seat[depth] = seat
+        undo_leader[depth] = s.leader
+        undo_len[depth] = s.trick_len
+        undo_bits[depth] = s.trick_bits
+        for k in range(3):
+            undo_cards[depth][k] = s.trick_card[k]
+        depth += 1
+        out[n] = chosen
+        n += 1
+        play_card(s, seat, chosen)
+        if s.trick_len == 3:
+            gained = complete_trick(s)
+            target -= gained
+            if stop_on_score and gained > 0:
+                break
+    while depth > 0:
+        depth -= 1
+        s.leader = undo_leader[depth]
+        s.trick_len = undo_len[depth]
+        s.trick_bits = undo_bits[depth]
+        for k in range(3):
+            s.trick_card[k] = undo_cards[depth][k]
+        s.hand[undo_seat[depth]] |= (<uint32_t>1) << out[depth]
+    return n

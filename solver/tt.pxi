@@ -1,0 +1,125 @@
+# Transposition table (included by _engine.pyx).
+#
+# Entries are stored only at trick boundaries.  The key is exact: the three
+# hands (internal masks), the leader and a context byte (contract, declarer
+# seat, search mode), so an entry is valid for every deal, discard and
+# threshold that reaches the same hands; nothing needs clearing between
+# calls.  The value stored is a pair of bounds on Q, the quantity still to
+# be won by the scoring side from this trick on.
+#
+# Entry layout (16 bytes):
+#   h0, h1, h2   uint32  the hands of seats 0, 1, 2
+#   meta         uint32  bits 0-1   leader
+#                        bits 2-8   context (game 3 bits, declarer 2, mode 2)
+#                        bits 9-13  best move (internal bit)
+#                        bit  14    best move valid
+#                        bits 15-21 lower bound on Q
+#                        bits 22-28 upper bound on Q
+# An all-zero entry is empty: no probed state has three empty hands.
+# Buckets hold four entries (one cache line).  Replacement: the same key is
+# updated in place; otherwise an empty slot; otherwise the entry with the
+# fewest cards left (the cheapest to recompute) is overwritten.
+
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+ctypedef struct TTEntry:
+    uint32_t h0
+    uint32_t h1
+    uint32_t h2
+    uint32_t meta
+
+DEF TT_WAYS = 4
+DEF META_KEY_MASK = 0x1FF        # leader + context
+DEF BEST_SHIFT = 9
+DEF BEST_VALID = 1 << 14
+DEF LB_SHIFT = 15
+DEF UB_SHIFT = 22
+DEF BOUND_MASK = 0x7F
+
+ctypedef struct TTable:
+    TTEntry* entries
+    uint64_t nbuckets            # power of two
+    uint64_t probes
+    uint64_t hits
+    uint64_t stores
+
+
+cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
+    """Allocate a zeroed table of at most *megabytes* MiB; 0 on success, -1 when out of memory."""
+    cdef uint64_t nbytes = megabytes << 20
+    cdef uint64_t buckets = 1
+    while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= nbytes:
+        buckets *= 2
+    t.entries = <TTEntry*> calloc(buckets * TT_WAYS, sizeof(TTEntry))
+    if t.entries == NULL:
+        t.nbuckets = 0
+        return -1
+    t.nbuckets = buckets
+    t.probes = t.hits = t.stores = 0
+    return 0
+
+
+cdef void tt_clear(TTable* t) noexcept nogil:
+    if t.entries != NULL:
+        memset(t.entries, 0, t.nbuckets * TT_WAYS * sizeof(TTEntry))
+
+
+cdef inline uint64_t tt_hash(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
+    cdef uint64_t x = (<uint64_t>h0 * 0x9E3779B97F4A7C15ULL) ^ (<uint64_t>h1 * 0xC2B2AE3D27D4EB4FULL)
+    x ^= (<uint64_t>h2 * 0x165667B19E3779F9ULL) ^ (<uint64_t>keymeta * 0xD6E8FEB86659FD93ULL)
+    x ^= x >> 31
+    x *= 0x94D049BB133111EBULL
+    return x ^ (x >> 29)
+
+
+cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
+    """The entry holding this key, or NULL."""
+    cdef TTEntry* b = t.entries + (tt_hash(h0, h1, h2, keymeta) & (t.nbuckets - 1)) * TT_WAYS
+    cdef int i
+    for i in range(TT_WAYS):
+        if b[i].h0 == h0 and b[i].h1 == h1 and b[i].h2 == h2 and (b[i].meta & META_KEY_MASK) == keymeta:
+            return &b[i]
+    return NULL
+
+
+cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta,
+                         int lower, int upper, int best) noexcept nogil:
+    """Record lower <= Q <= upper (intersected with what is known) and the best move (-1: none)."""
+    cdef TTEntry* b = t.entries + (tt_hash(h0, h1, h2, keymeta) & (t.nbuckets - 1)) * TT_WAYS
+    cdef TTEntry* slot = NULL
+    cdef int i, old_lo, old_hi, cards, fewest = 99
+    cdef uint32_t meta
+    for i in range(TT_WAYS):
+        if b[i].h0 == h0 and b[i].h1 == h1 and b[i].h2 == h2 and (b[i].meta & META_KEY_MASK) == keymeta:
+            old_lo = (b[i].meta >> LB_SHIFT) & BOUND_MASK
+            old_hi = (b[i].meta >> UB_SHIFT) & BOUND_MASK
+            if old_lo > lower:
+                lower = old_lo
+            if old_hi < upper:
+                upper = old_hi
+            if best < 0 and (b[i].meta & BEST_VALID):
+                best = (b[i].meta >> BEST_SHIFT) & 31
+            slot = &b[i]
+            break
+    if slot == NULL:
+        for i in range(TT_WAYS):
+            if b[i].meta == 0 and b[i].h0 == 0 and b[i].h1 == 0 and b[i].h2 == 0:
+                slot = &b[i]
+                break
+            cards = __builtin_popcount(b[i].h0 | b[i].h1 | b[i].h2)
+            if cards < fewest:
+                fewest = cards
+                slot = &b[i]
+    if upper > BOUND_MASK:
+        upper = BOUND_MASK
+    if lower < 0:
+        lower = 0
+    meta = keymeta | (<uint32_t>lower << LB_SHIFT) | (<uint32_t>upper << UB_SHIFT)
+    if best >= 0:
+        meta |= (<uint32_t>best << BEST_SHIFT) | BEST_VALID
+    slot.h0 = h0
+    slot.h1 = h1
+    slot.h2 = h2
+    slot.meta = meta
+    t.stores += 1

@@ -1,0 +1,215 @@
+"""Double-dummy solving: the Python API over the Cython engine.
+
+A :class:`Solver` owns one engine and its transposition table; reuse it for
+many positions (entries stay valid across positions, deals and thresholds).
+Every method takes a :class:`~skatdd.position.Position` and leaves it
+unchanged.
+
+Values follow interface.md: in suit and grand the *value* of a position is
+the declarer's final card points, that is ``declarer_points`` + the skat's
+points + every point the declarer wins from here on (the cards already on
+the current trick included), the declarer maximising and both defenders
+minimising.  In null there is no value (``None``) and ``declarer_wins`` says
+whether the declarer can avoid every trick.
+
+>>> from skatdd.deal import load_deal
+>>> spec = load_deal("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
+...                  "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ", game=Game.DIAMONDS, declarer=0)
+>>> Solver(tt_mb=16).value(spec.position())
+57
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _engine
+from .cards import Card, card_name, points_of
+from .position import Position
+from .rules import Game
+
+MODES = ("value", "win", "all")
+
+#: Declarer thresholds worth their own fast query (skat-rules.md).
+WIN = 61
+SCHNEIDER = 90
+DEFENDERS_OUT_OF_SCHNEIDER = 31
+
+
+@dataclass
+class CardValue:
+    """Value of one legal card of the player to move."""
+
+    card: Card
+    value: int | None        # suit/grand: the position's value after the card; None in null
+    declarer_wins: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": card_name(self.card), "value": self.value, "declarer_wins": self.declarer_wins}
+
+
+@dataclass
+class SolveResult:
+    """What ``skatdd solve`` reports for one position (interface.md)."""
+
+    game: Game
+    declarer: int
+    to_move: int
+    value: int | None
+    declarer_wins: bool
+    line: list[Card]
+    cards: list[CardValue] | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game.label,
+            "declarer": self.declarer,
+            "to_move": self.to_move,
+            "value": self.value,
+            "declarer_wins": self.declarer_wins,
+            "line": [card_name(c) for c in self.line],
+        }
+        if self.cards is not None:
+            out["cards"] = [cv.to_json() for cv in self.cards]
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        out.update(self.extra)
+        return out
+
+
+class Solver:
+    """Exact double-dummy queries on positions, backed by one engine.
+
+    *tt_mb* bounds the transposition table (MiB).  Not thread-safe: use one
+    solver per thread or process.
+    """
+
+    def __init__(self, tt_mb: int = 128) -> None:
+        self.engine = _engine.Engine(tt_mb)
+
+    # -- loading -----------------------------------------------------------
+    def _load(self, pos: Position, mode: int) -> None:
+        self.engine.set_position(int(pos.game), pos.declarer, mode, pos.hands, pos.leader, pos.trick)
+
+    def _base(self, pos: Position) -> int:
+        """Points already the declarer's: completed tricks plus skat."""
+        return pos.declarer_points + points_of(pos.skat)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the last :meth:`reset_stats`."""
+        return self.engine.nodes
+
+    def reset_stats(self) -> None:
+        self.engine.reset_stats()
+
+    # -- suit and grand ----------------------------------------------------
+    def value(self, pos: Position) -> int | None:
+        """Exact double-dummy value (declarer's final card points); ``None`` in null."""
+        if pos.game.is_null:
+            return None
+        self._load(pos, _engine.POINTS)
+        return self._base(pos) + self.engine.exact()
+
+    def reaches(self, pos: Position, target: int) -> bool:
+        """True when the declarer can finish with at least *target* card points (suit/grand)."""
+        if pos.game.is_null:
+            raise ValueError("reaches() needs a suit or grand game; use declarer_wins() for null")
+        self._load(pos, _engine.POINTS)
+        return self.engine.at_least(target - self._base(pos))
+
+    def declarer_takes_all(self, pos: Position) -> bool:
+        """True when the declarer takes every trick from here (defenders schwarz, given they have none yet)."""
+        if pos.defender_tricks > 0:
+            return False
+        self._load(pos, _engine.DEFENDER_TRICKS)
+        return not self.engine.at_least(1)
+
+    def defenders_take_all(self, pos: Position) -> bool:
+        """True when the defenders take every trick from here (declarer schwarz, given none yet)."""
+        if pos.declarer_tricks > 0:
+            return False
+        self._load(pos, _engine.DECLARER_TRICKS)
+        return not self.engine.at_least(1)
+
+    # -- any game ----------------------------------------------------------
+    def declarer_wins(self, pos: Position) -> bool:
+        """True when the declarer wins double-dummy (61+ points; null: no trick)."""
+        if pos.game.is_null:
+            if pos.declarer_tricks > 0:
+                return False
+            self._load(pos, _engine.NULL_GAME)
+            return not self.engine.at_least(1)
+        return self.reaches(pos, WIN)
+
+    def card_values(self, pos: Position, *, exact: bool = True) -> dict[Card, CardValue]:
+        """Value of every legal card of the player to move.
+
+        Suit/grand with *exact*: each card's value; without: only whether the
+        declarer still reaches 61 (``value`` is then ``None``).
+        """
+        if pos.game.is_null:
+            if pos.declarer_tricks > 0:
+                return {c: CardValue(c, None, False) for c in pos.legal_moves()}
+            self._load(pos, _engine.NULL_GAME)
+            reach = self.engine.card_values(exact=False, target=1)
+            return {c: CardValue(c, None, not r) for c, r in reach.items()}
+        base = self._base(pos)
+        self._load(pos, _engine.POINTS)
+        if exact:
+            qs = self.engine.card_values(exact=True)
+            return {c: CardValue(c, base + q, base + q >= WIN) for c, q in qs.items()}
+        reach = self.engine.card_values(exact=False, target=WIN - base)
+        return {c: CardValue(c, None, bool(r)) for c, r in reach.items()}
+
+    def line(self, pos: Position, *, value: int | None = None) -> list[Card]:
+        """A principal variation from *pos* to the last card (null: to the trick the declarer must take).
+
+        Pass the known *value* (suit/grand) to save a search.
+        """
+        if pos.game.is_null:
+            if pos.declarer_tricks > 0:
+                return []
+            self._load(pos, _engine.NULL_GAME)
+            return self.engine.line(1, exact=False, stop_on_score=True)
+        base = self._base(pos)
+        self._load(pos, _engine.POINTS)
+        q = self.engine.exact() if value is None else value - base
+        return self.engine.line(q, exact=True)
+
+    def solve(self, pos: Position, mode: str = "value") -> SolveResult:
+        """Everything ``skatdd solve`` reports, for mode ``value``, ``win`` or ``all``.
+
+        ``value``: exact value and its line; ``win``: only win or loss (faster;
+        ``value`` is ``None``) with a line that keeps the result; ``all``: as
+        ``value`` plus every legal card's value.
+        """
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+        start = time.perf_counter()
+        self.reset_stats()
+        value: int | None = None
+        if pos.game.is_null:
+            wins = self.declarer_wins(pos)
+            line = self.line(pos)
+        elif mode == "win":
+            base = self._base(pos)
+            self._load(pos, _engine.POINTS)
+            wins = self.engine.at_least(WIN - base)
+            line = self.engine.line(WIN - base, exact=False)
+        else:
+            value = self.value(pos)
+            wins = value >= WIN
+            line = self.line(pos, value=value)
+        cards = None
+        if mode == "all":
+            cards = sorted(self.card_values(pos).values(), key=lambda cv: cv.card, reverse=True)
+        return SolveResult(
+            game=pos.game, declarer=pos.declarer, to_move=pos.to_move, value=value,
+            declarer_wins=wins, line=line, cards=cards, nodes=self.nodes,
+            seconds=time.perf_counter() - start,
+        )
