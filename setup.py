@@ -1,16 +1,28 @@
-"""Build the Cython engine ``skatdd._engine`` from solver/; metadata lives in pyproject.toml."""
+"""Build the Cython extensions of skatdd from solver/; metadata lives in pyproject.toml.
+
+Each extension is one ``.pyx`` in solver/ that ``include``s its parts, so the
+hot code compiles as one C unit.  Set ``SKATDD_EXTENSIONS=_engine`` (comma
+separated module names) to build only some of them during development.
+"""
+import os
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-engine = Extension(
-    "skatdd._engine",
-    sources=["solver/_engine.pyx"],
-    extra_compile_args=["-O3"],
-)
+EXTENSIONS = {
+    "_engine": "solver/_engine.pyx",
+}
+
+selected = [name for name in os.environ.get("SKATDD_EXTENSIONS", "").split(",") if name]
+extensions = [
+    Extension(f"skatdd.{name}", sources=[source], extra_compile_args=["-O3"])
+    for name, source in EXTENSIONS.items()
+    if not selected or name in selected
+]
 
 setup(
     ext_modules=cythonize(
-        [engine],
+        extensions,
         language_level=3,
         compiler_directives={
             "boundscheck": False,
