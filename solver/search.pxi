@@ -86,6 +86,41 @@ cdef inline int next_above(const Search* s, int c, uint32_t live) noexcept nogil
     return bit_index(above)
 
 
+cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t live) noexcept nogil:
+    """Ordering score of leading *c* (higher first).
+
+    A side that wants tricks cashes sure winners (top card of a group that no
+    opponent can ruff), then leads trumps from the top, then low cards; a side
+    that wants to lose tricks (null declarer) leads its lowest cards.
+    """
+    cdef uint32_t group = s.lay.group_mask[s.lay.group_of[c]]
+    cdef uint32_t opp_hands = 0, ally_hands = 0
+    cdef int k
+    cdef bint wants = s.scorer[seat] == s.maxer[seat]
+    for k in range(3):
+        if k != seat:
+            if s.scorer[k] == s.scorer[seat]:
+                ally_hands |= s.hand[k]
+            else:
+                opp_hands |= s.hand[k]
+    if not wants:
+        return -(c & 31) * 4 - s.weight[c]
+    if nxt < 0:
+        if group == s.lay.trump_mask:
+            return 3000 + s.weight[c]
+        # top of a plain suit: sure unless an opponent is void there and holds a trump
+        for k in range(3):
+            if s.scorer[k] != s.scorer[seat] and (s.hand[k] & group) == 0 and (s.hand[k] & s.lay.trump_mask) != 0:
+                return -500 - s.weight[c]
+        return 4000 + s.weight[c]
+    if (ally_hands >> high_bit(live & group)) & 1:
+        # partner holds the top of this group: lead low to him
+        return 2000 - s.weight[c]
+    if group == s.lay.trump_mask:
+        return 1000 + (c & 31) - 4 * s.weight[c]
+    return -4 * s.weight[c] - (c & 31)
+
+
 cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) noexcept nogil:
     """Fill *out* with one card per class of equivalent legal cards, best first; returns the count.
 
@@ -108,11 +143,7 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
             continue
         # Heuristic score: higher is tried earlier.
         if s.trick_len == 0:
-            sc = s.history[seat][c]
-            if nxt < 0:                # top card of its group: a sure winner unless trumped
-                sc += 1000 + 8 * s.weight[c] if s.scorer[seat] == good_scorer else -1000
-            else:
-                sc += -4 * s.weight[c] - (c & 7)
+            sc = lead_score(s, seat, c, nxt, live)
         else:
             led = s.trick_card[0]
             wbit = winner_bit(&s.lay, s.trick_bits, led)
@@ -123,7 +154,6 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
                 sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
             else:
                 sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
-            sc += s.history[seat][c]
         if c == first:
             sc = 1 << 28
         # insertion sort, descending
@@ -176,6 +206,39 @@ cdef inline int complete_trick(Search* s) noexcept nogil:
     return gained
 
 
+cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
+    """Bounds on Q at a trick boundary from sure trump winners.
+
+    A trump higher than every trump of the other side wins the trick it is
+    played to (the highest trump takes the trick), whatever anyone does, so
+    its weight goes to its holder's side: to Q (lower bound) when that is the
+    scoring side, out of Q's reach (upper bound) otherwise.  Two defenders'
+    sure trumps may fall in one trick, so they count as half as many tricks.
+    """
+    cdef uint32_t scoring = 0, other = 0, trumps = s.lay.trump_mask, sure
+    cdef int k, top_s, top_o, nscoring = 0, tricks, sure_tricks
+    lower[0] = 0
+    upper[0] = weight_of(s, remaining) + s.trick_weight * (__builtin_popcount(remaining) // 3)
+    if trumps == 0:
+        return
+    for k in range(3):
+        if s.scorer[k]:
+            scoring |= s.hand[k]
+            nscoring += 1
+        else:
+            other |= s.hand[k]
+    top_s = high_bit(scoring & trumps) if (scoring & trumps) else -1
+    top_o = high_bit(other & trumps) if (other & trumps) else -1
+    if top_s > top_o:
+        sure = scoring & trumps & ~((((<uint32_t>2) << top_o)) - 1) if top_o >= 0 else scoring & trumps
+        sure_tricks = __builtin_popcount(sure) if nscoring == 1 else (__builtin_popcount(sure) + 1) // 2
+        lower[0] = weight_of(s, sure) + s.trick_weight * sure_tricks
+    elif top_o > top_s:
+        sure = other & trumps & ~((((<uint32_t>2) << top_s)) - 1) if top_s >= 0 else other & trumps
+        sure_tricks = __builtin_popcount(sure) if nscoring == 2 else (__builtin_popcount(sure) + 1) // 2
+        upper[0] -= weight_of(s, sure) + s.trick_weight * sure_tricks
+
+
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = (s.leader + s.trick_len) % 3
@@ -203,6 +266,12 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return maxq
         if beta <= 0:
             return 0
+        # Cheap bounds: trumps above every trump of the other side win their tricks.
+        sure_bounds(s, remaining, &lower, &upper)
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
         keymeta = s.keymeta_ctx | <uint32_t>s.leader
         e = tt_find(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta)
         if SKATDD_STATS:
@@ -263,8 +332,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                     break
                 if best < beta:
                     beta = best
-    if cut:
-        s.history[seat][best_move] += 1
 
     # Step 4. Store the bound at trick boundaries.
     if s.trick_len == 0:
