@@ -19,6 +19,7 @@ DECLARER_TRICKS = MODE_DECL_TRICKS
 DEFENDER_TRICKS = MODE_DEF_TRICKS
 NULL_GAME = MODE_NULL
 STATS_ENABLED = bool(SKATDD_STATS)
+init_pext_table()
 
 
 def _check_game(int game):
@@ -63,6 +64,9 @@ cdef class Engine:
         tt_clear(&self.tt)
         self.reset_stats()
         memset(self.s.history, 0, sizeof(self.s.history))
+
+    def cutstats(self):
+        return [[self.s.cutstat[k][i] for i in range(12)] for k in range(3)]
 
     def reset_stats(self):
         self.s.nodes = 0
@@ -123,6 +127,7 @@ cdef class Engine:
         for c in range(32):
             self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
         self.s.trick_weight = 0 if mode == MODE_POINTS else 1
+        init_blocks(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)
         self.s.trick_bits = 0

@@ -51,8 +51,84 @@ ctypedef struct Search:
     uint32_t trick_bits
     uint32_t keymeta_ctx      # context bits for TT keys (leader added per probe)
     TTable* tt
+    int nblocks               # blocks of interchangeable cards, for canonical TT keys
+    uint8_t block_start[8]
+    uint32_t block_width_mask[8]
     uint64_t nodes
     int history[3][32]        # cutoff counts per seat and card, for move ordering
+    uint64_t cutstat[3][12]
+
+
+cdef uint8_t PEXT8[256][256]     # PEXT8[live][held]: held compressed to the positions of live
+
+
+cdef void init_pext_table() noexcept nogil:
+    cdef int live, held, bit, out, k
+    for live in range(256):
+        for held in range(256):
+            out = 0
+            k = 0
+            for bit in range(8):
+                if (live >> bit) & 1:
+                    if (held >> bit) & 1:
+                        out |= 1 << k
+                    k += 1
+            PEXT8[live][held] = out
+
+
+cdef inline uint32_t pext_small(uint32_t held, uint32_t live) noexcept nogil:
+    """Bits of *held* compressed to the ranks of *live* (both within one block)."""
+    cdef uint32_t out = 0, bit = 1
+    if live < 256:
+        return PEXT8[live][held]
+    while live:
+        if held & live & (~live + 1):
+            out |= bit
+        bit <<= 1
+        live &= live - 1
+    return out
+
+
+cdef inline void canonical_hands(const Search* s, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t* out) noexcept nogil:
+    """Hands with every block of interchangeable cards compressed to its lowest bits.
+
+    A block is a run of cards of one follow group that weigh the same (the
+    7 8 9 of a suit, the four jacks; a whole group when weights are all 0).
+    Cards that are out of play never matter again, so two positions whose
+    live cards differ only by which cards of a block are live play the same:
+    compressing the live cards of each block to its lowest bits keeps every
+    order relation and every weight, and makes their TT keys equal.
+    """
+    cdef uint32_t live = h0 | h1 | h2, l, m
+    cdef int b, st
+    out[0] = h0
+    out[1] = h1
+    out[2] = h2
+    for b in range(s.nblocks):
+        st = s.block_start[b]
+        m = s.block_width_mask[b]
+        l = (live >> st) & m
+        if l == m or l == 0:
+            continue
+        out[0] = (out[0] & ~(m << st)) | (pext_small((h0 >> st) & m, l) << st)
+        out[1] = (out[1] & ~(m << st)) | (pext_small((h1 >> st) & m, l) << st)
+        out[2] = (out[2] & ~(m << st)) | (pext_small((h2 >> st) & m, l) << st)
+
+
+cdef void init_blocks(Search* s) noexcept nogil:
+    """Find the blocks of interchangeable cards for the current layout and weights."""
+    cdef int c = 0, start, g
+    s.nblocks = 0
+    while c < 32:
+        start = c
+        g = s.lay.group_of[c]
+        while c + 1 < 32 and s.lay.group_of[c + 1] == g and s.weight[c + 1] == s.weight[start] and (s.lay.group_mask[g] >> (c + 1)) & 1:
+            c += 1
+        if c > start:
+            s.block_start[s.nblocks] = start
+            s.block_width_mask[s.nblocks] = ((<uint32_t>1) << (c - start + 1)) - 1
+            s.nblocks += 1
+        c += 1
 
 
 cdef inline int weight_of(const Search* s, uint32_t cards) noexcept nogil:
@@ -239,6 +315,49 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
         upper[0] -= weight_of(s, sure) + s.trick_weight * sure_tricks
 
 
+cdef inline bint etc_cutoff(Search* s, int seat, const int* moves, int n, int alpha, int beta, int* result) noexcept nogil:
+    """True (and the cutoff value in *result*) when some move closing the trick reaches a TT bound that cuts."""
+    cdef int i, c, winner, gained, lower, upper
+    cdef uint32_t h[3]
+    cdef uint32_t key[3]
+    cdef uint32_t bits
+    cdef TTEntry* e
+    cdef bint maximising = s.maxer[seat]
+    h[0] = s.hand[0]
+    h[1] = s.hand[1]
+    h[2] = s.hand[2]
+    for i in range(n):
+        c = moves[i]
+        bits = s.trick_bits | ((<uint32_t>1) << c)
+        h[seat] = s.hand[seat] & ~((<uint32_t>1) << c)
+        if (h[0] | h[1] | h[2]) == 0 or __builtin_popcount(h[0]) == 1:
+            continue
+        winner = (s.leader + index_of_card(s, c, winner_bit(&s.lay, bits, s.trick_card[0]))) % 3
+        canonical_hands(s, h[0], h[1], h[2], key)
+        e = tt_find(s.tt, key[0], key[1], key[2], s.keymeta_ctx | <uint32_t>winner)
+        if e == NULL:
+            continue
+        gained = weight_of(s, bits) + s.trick_weight if s.scorer[winner] else 0
+        if maximising:
+            lower = ((e.meta >> LB_SHIFT) & BOUND_MASK) + gained
+            if lower >= beta:
+                result[0] = lower
+                return True
+        else:
+            upper = ((e.meta >> UB_SHIFT) & BOUND_MASK) + gained
+            if upper <= alpha:
+                result[0] = upper
+                return True
+    return False
+
+
+cdef inline int index_of_card(const Search* s, int last, int wbit) noexcept nogil:
+    """Position in the trick (0..2) of *wbit*, the trick being the two cards on the table plus *last*."""
+    if wbit == last:
+        return 2
+    return 0 if s.trick_card[0] == wbit else 1
+
+
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = (s.leader + s.trick_len) % 3
@@ -247,6 +366,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t bits
     cdef int lower, upper, maxq, cards_each, alpha0 = alpha, beta0 = beta
     cdef uint32_t legal, remaining, keymeta = 0
+    cdef uint32_t key[3]
     cdef TTEntry* e
     cdef bint maximising = s.maxer[seat]
     cdef bint cut = False
@@ -273,7 +393,8 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
         if lower >= beta:
             return lower
         keymeta = s.keymeta_ctx | <uint32_t>s.leader
-        e = tt_find(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta)
+        canonical_hands(s, s.hand[0], s.hand[1], s.hand[2], key)
+        e = tt_find(s.tt, key[0], key[1], key[2], keymeta)
         if SKATDD_STATS:
             s.tt.probes += 1
         if e != NULL:
@@ -292,7 +413,12 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     legal = legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1)
     n = order_moves(s, seat, legal, tt_move, moves)
 
-    # Step 3. Search each move.
+    # Step 3. Enhanced transposition cutoff: the last card of a trick leads to
+    # a trick boundary whose TT bounds may already decide this node.
+    if s.trick_len == 2 and etc_cutoff(s, seat, moves, n, alpha, beta, &v):
+        return v
+
+    # Step 4. Search each move.
     best = -INF if maximising else INF
     for i in range(n):
         c = moves[i]
@@ -333,14 +459,18 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
 
-    # Step 4. Store the bound at trick boundaries.
+    if cut:
+        s.cutstat[s.trick_len][i] += 1
+    else:
+        s.cutstat[s.trick_len][11] += 1
+    # Step 5. Store the bound at trick boundaries.
     if s.trick_len == 0:
         if best <= alpha0:
-            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, 0, best, best_move)
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, 0, best, best_move)
         elif best >= beta0:
-            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, best, INF, best_move)
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, INF, best_move)
         else:
-            tt_save(s.tt, s.hand[0], s.hand[1], s.hand[2], keymeta, best, best, best_move)
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, best, best_move)
     return best
 
 
