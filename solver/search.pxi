@@ -358,6 +358,74 @@ cdef inline int index_of_card(const Search* s, int last, int wbit) noexcept nogi
     return 0 if s.trick_card[0] == wbit else 1
 
 
+cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcept nogil:
+    """Sum of the *j* smallest weights among *cards*."""
+    cdef int total = 0, best, bestc, c
+    cdef uint32_t m
+    while j > 0 and cards:
+        best = 1000
+        bestc = 0
+        m = cards
+        while m:
+            c = bit_index(m)
+            m &= m - 1
+            if s.weight[c] < best:
+                best = s.weight[c]
+                bestc = c
+        total += best
+        cards &= ~((<uint32_t>1) << bestc)
+        j -= 1
+    return total
+
+
+cdef inline int quick_tricks(const Search* s) noexcept nogil:
+    """Weight the side on lead can cash at once: a lower bound on its share of what is left.
+
+    In each group the leader's run of top live cards wins trick after trick;
+    in a plain suit an opponent holding trumps can ruff once void, so the run
+    counts only as often as every such opponent can follow.  Cashing one group
+    changes no other group for an opponent who holds trumps (he only follows),
+    and an opponent without trumps can never ruff, so the groups add up.  The
+    followers' forced cards add their smallest weights in the group.
+    """
+    cdef int L = s.leader, g, p, run, k, pts = 0, tricks = 0
+    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2], gm, m, run_cards, top
+    cdef uint32_t hand = s.hand[L], trumps = s.lay.trump_mask
+    for g in range(5):
+        gm = s.lay.group_mask[g] & live
+        if gm == 0:
+            continue
+        run = 0
+        run_cards = 0
+        m = gm
+        while m:
+            top = (<uint32_t>1) << high_bit(m)
+            if not (hand & top):
+                break
+            run_cards |= top
+            run += 1
+            m &= ~top
+        if run == 0:
+            continue
+        if s.lay.group_mask[g] != trumps:
+            for p in range(3):
+                if s.scorer[p] != s.scorer[L] and (s.hand[p] & trumps):
+                    k = __builtin_popcount(s.hand[p] & gm)
+                    if k < run:
+                        run = k
+            if run == 0:
+                continue
+            while __builtin_popcount(run_cards) > run:      # cash the highest cards of the run
+                run_cards &= run_cards - 1
+        pts += weight_of(s, run_cards)
+        tricks += run
+        for p in range(3):
+            if p != L:
+                k = __builtin_popcount(s.hand[p] & gm)
+                pts += smallest_weights(s, s.hand[p] & gm, run if run < k else k)
+    return pts + s.trick_weight * tricks
+
+
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = (s.leader + s.trick_len) % 3
@@ -388,6 +456,13 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return 0
         # Cheap bounds: trumps above every trump of the other side win their tricks.
         sure_bounds(s, remaining, &lower, &upper)
+        if s.scorer[s.leader] == s.maxer[s.leader]:
+            v = quick_tricks(s)
+            if s.scorer[s.leader]:
+                if v > lower:
+                    lower = v
+            elif maxq - v < upper:
+                upper = maxq - v
         if upper <= alpha:
             return upper
         if lower >= beta:
