@@ -128,6 +128,7 @@ cdef class Engine:
             self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
         self.s.trick_weight = 0 if mode == MODE_POINTS else 1
         init_blocks(&self.s)
+        init_weight_bytes(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)
         self.s.trick_bits = 0

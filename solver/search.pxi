@@ -44,6 +44,7 @@ ctypedef struct Search:
     uint8_t scorer[3]         # 1: seat belongs to the scoring side
     uint8_t maxer[3]          # 1: seat maximises Q
     uint8_t weight[32]        # per internal card: points it adds to a trick's weight
+    uint8_t weight_byte[4][256]   # weight of each byte of a mask, for weight_of()
     int trick_weight          # added per trick (1 in trick modes, 0 in points mode)
     int leader                # seat leading the current trick
     int trick_len             # cards on the table (0..2)
@@ -132,11 +133,19 @@ cdef void init_blocks(Search* s) noexcept nogil:
 
 
 cdef inline int weight_of(const Search* s, uint32_t cards) noexcept nogil:
-    cdef int w = 0
-    while cards:
-        w += s.weight[bit_index(cards)]
-        cards &= cards - 1
-    return w
+    return (s.weight_byte[0][cards & 0xFF] + s.weight_byte[1][(cards >> 8) & 0xFF]
+            + s.weight_byte[2][(cards >> 16) & 0xFF] + s.weight_byte[3][cards >> 24])
+
+
+cdef void init_weight_bytes(Search* s) noexcept nogil:
+    cdef int b, v, k, w
+    for b in range(4):
+        for v in range(256):
+            w = 0
+            for k in range(8):
+                if (v >> k) & 1:
+                    w += s.weight[b * 8 + k]
+            s.weight_byte[b][v] = w
 
 
 cdef inline void play_card(Search* s, int seat, int c) noexcept nogil:

@@ -1,0 +1,326 @@
+# Double-dummy null search (included by _nullouvert.pyx).
+#
+# A DD holds one full-information null position: three hands as card masks
+# (public encoding, card = suit * 8 + rank, so within a suit the bit order IS
+# the null strength order 7 8 9 T J Q K A), the declarer's seat, the trick in
+# progress.  dd_lose() answers one question: can the two defenders, who see
+# everything and cooperate, force the declarer to win a trick?
+#
+# Exactness of the shared table.  At a trick boundary the value depends only
+# on the relative order of the live cards of each suit and on who holds each
+# (a relabelling of ranks that keeps every live card's order against every
+# other preserves every legal move and every trick winner), and suits are
+# interchangeable (null has no trumps).  The key is therefore, per suit, the
+# number of live cards and the declarer's and left defender's cards
+# compressed onto the live cards, the four suits sorted, plus the leader
+# relative to the declarer.  Entries are exact (win or loss), so they stay
+# valid across worlds, skats, seats and calls.
+
+
+cdef enum:
+    MAXM = 12
+
+
+ctypedef struct DD:
+    uint32_t hand[3]       # card masks by seat
+    int decl               # declarer's seat
+    int leader             # seat leading the current trick
+    int tlen               # cards on the table
+    int tcard[3]           # cards on the table, in play order
+    uint64_t nodes
+    Table* tt
+
+
+cdef inline int suit_of(int c) noexcept nogil:
+    return c >> 3
+
+
+cdef inline uint32_t suit_bits(int s) noexcept nogil:
+    return (<uint32_t>0xFF) << (s * 8)
+
+
+cdef inline uint32_t below(int c) noexcept nogil:
+    """Cards of c's suit below c."""
+    return (((<uint32_t>1) << c) - 1) & suit_bits(c >> 3)
+
+
+cdef inline uint32_t above(int c) noexcept nogil:
+    """Cards of c's suit above c."""
+    return suit_bits(c >> 3) & ~((((<uint32_t>1) << c) - 1) | ((<uint32_t>1) << c))
+
+
+cdef inline int low_card(uint32_t m) noexcept nogil:
+    return __builtin_ctz(m)
+
+
+cdef inline int high_card(uint32_t m) noexcept nogil:
+    return 31 - __builtin_clz(m)
+
+
+cdef inline int popc(uint32_t m) noexcept nogil:
+    return __builtin_popcount(m)
+
+
+cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
+    """Legal cards of *hand* when *led* was led (-1: leading)."""
+    cdef uint32_t f
+    if led < 0:
+        return hand
+    f = hand & suit_bits(led >> 3)
+    return f if f else hand
+
+
+cdef inline int is_redundant(uint32_t mover, uint32_t live, int c) noexcept nogil:
+    """True when the next live card above c in its suit is also the mover's: c plays as that card."""
+    cdef uint32_t up = live & above(c)
+    return up != 0 and (mover >> low_card(up)) & 1
+
+
+cdef inline void sort4(uint64_t* a) noexcept nogil:
+    """Sort four values descending (a sorting network)."""
+    cdef uint64_t t
+    if a[0] < a[1]:
+        t = a[0]; a[0] = a[1]; a[1] = t
+    if a[2] < a[3]:
+        t = a[2]; a[2] = a[3]; a[3] = t
+    if a[0] < a[2]:
+        t = a[0]; a[0] = a[2]; a[2] = t
+    if a[1] < a[3]:
+        t = a[1]; a[1] = a[3]; a[3] = t
+    if a[1] < a[2]:
+        t = a[1]; a[1] = a[2]; a[2] = t
+
+
+cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
+    """Static win: in every suit the declarer's i-th lowest card (i = 0, 1, ...) has at most i of *others* below it.
+
+    Sound whenever the declarer does not lead (a defender leads every trick
+    until he wins one): following the led suit he always holds a card below
+    the lead (his lowest is below every other live card of the suit), plays
+    the highest card under the trick's current best, and the condition
+    survives every trick; when void he discards the top card of any suit,
+    which keeps the condition too.  So he never wins a trick.
+    """
+    cdef uint32_t d = decl_hand
+    cdef int c, s, i
+    cdef uint32_t ds
+    for s in range(4):
+        ds = d & suit_bits(s)
+        i = 0
+        while ds:
+            c = low_card(ds)
+            if popc(others & below(c)) > i:
+                return 0
+            ds &= ds - 1
+            i += 1
+    return 1
+
+
+cdef inline int quick_loss(const DD* s) noexcept nogil:
+    """Static loss at a trick boundary with a defender on lead.
+
+    The leader holds a card x of a suit in which the declarer's lowest card
+    is above x and the partner holds no card above the declarer's lowest:
+    lead x, the declarer must follow above everything and nobody overtakes.
+    """
+    cdef int p = s.leader, q = 3 - s.leader - s.decl, su, m
+    cdef uint32_t ds, ps, qs, sb
+    for su in range(4):
+        sb = suit_bits(su)
+        ds = s.hand[s.decl] & sb
+        if ds == 0:
+            continue
+        m = low_card(ds)
+        ps = s.hand[p] & sb
+        if ps == 0 or low_card(ps) > m:
+            continue
+        qs = s.hand[q] & sb
+        if qs != 0 and high_card(qs) > m:
+            continue
+        return 1
+    return 0
+
+
+cdef inline void dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """Rank-normalised, suit-sorted key of a trick-boundary position."""
+    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3]
+    cdef uint64_t sig[4]
+    cdef int su
+    cdef uint32_t lv
+    for su in range(4):
+        lv = (live >> (8 * su)) & 0xFF
+        sig[su] = ((<uint64_t>popc(lv)) << 16) | ((<uint64_t>CMP[lv][(d >> (8 * su)) & 0xFF]) << 8) | CMP[lv][(l >> (8 * su)) & 0xFF]
+    sort4(sig)
+    k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
+    k2[0] = sig[3] | ((<uint64_t>((s.leader - s.decl + 3) % 3)) << 20)
+
+
+cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
+    """Seat winning the three cards on the table: the highest card of the led suit."""
+    cdef int best = 0, i
+    cdef uint32_t sb = suit_bits(s.tcard[0] >> 3)
+    for i in range(1, 3):
+        if (sb >> s.tcard[i]) & 1 and s.tcard[i] > s.tcard[best]:
+            best = i
+    return (s.leader + best) % 3
+
+
+cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
+    """One card per class of equivalent legal cards of *seat*, most promising first; returns the count."""
+    cdef uint32_t table = 0
+    cdef int i, n = 0, c, sc, j, led = s.tcard[0] if s.tlen > 0 else -1
+    cdef int scores[MAXM]
+    cdef uint32_t live, legal, dh = s.hand[s.decl], oth, ledbits = 0
+    cdef int win = -1, decl_played = -1
+    for i in range(s.tlen):
+        table |= (<uint32_t>1) << s.tcard[i]
+        if (s.leader + i) % 3 == s.decl:
+            decl_played = s.tcard[i]
+    if s.tlen > 0:
+        ledbits = table & suit_bits(led >> 3)
+        win = high_card(ledbits)
+    live = s.hand[0] | s.hand[1] | s.hand[2] | table
+    oth = (s.hand[0] | s.hand[1] | s.hand[2]) & ~dh
+    legal = legal_of(s.hand[seat], led)
+    while legal:
+        c = low_card(legal)
+        legal &= legal - 1
+        if is_redundant(s.hand[seat], live, c):
+            continue
+        if seat == s.decl:
+            if s.tlen == 0:
+                sc = 100 - popc(live & below(c))
+            elif (c >> 3) == (led >> 3):
+                sc = 1000 + c if c < win else -c
+            else:
+                # discard: the card with most other cards below it, relative to its rank among ours
+                sc = 8 * (popc(oth & below(c)) - popc(dh & below(c))) + (c & 7)
+        else:
+            if s.tlen == 0:
+                if dh & suit_bits(c >> 3):
+                    sc = 500 - 50 * popc(dh & below(c)) - (c & 7)
+                else:
+                    sc = 50 - (c & 7)
+            elif decl_played >= 0 and decl_played == win:
+                sc = 10000 if ((c >> 3) != (led >> 3) or c < win) else -c
+            elif (c >> 3) == (led >> 3):
+                sc = -(c & 7)
+            else:
+                sc = c & 7
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = sc
+        out[j] = c
+        n += 1
+    return n
+
+
+cdef int dd_lose(DD* s) noexcept nogil:
+    """1 when the defenders can force the declarer to win a trick from here, else 0.
+
+    Boolean minimax: the declarer needs one card that keeps 0, a defender one
+    card that gives 1.  Trick boundaries use the static tests and the shared
+    table (header).
+    """
+    cdef int seat = (s.leader + s.tlen) % 3
+    cdef int moves[MAXM]
+    cdef int n, i, res, c
+    cdef uint64_t k1 = 0, k2 = 0
+    cdef int found
+    s.nodes += 1
+    if s.tlen == 0:
+        if s.hand[s.decl] == 0:
+            return 0
+        if s.leader != s.decl:
+            if quick_loss(s):
+                return 1
+            if safe_all(s.hand[s.decl], s.hand[0] | s.hand[1] | s.hand[2]):
+                return 0
+        dd_key(s, &k1, &k2)
+        found = table_get(s.tt, k1, k2)
+        if found >= 0:
+            return found
+    n = dd_order(s, seat, moves)
+    res = 1 if seat == s.decl else 0
+    for i in range(n):
+        c = moves[i]
+        if dd_child(s, seat, c) != res:
+            res = 1 - res
+            break
+    if s.tlen == 0:
+        table_put(s.tt, k1, k2, res)
+    return res
+
+
+cdef int dd_child(DD* s, int seat, int c) noexcept nogil:
+    """dd_lose() after *seat* plays *c*; the position is restored."""
+    cdef int res, saved_leader, c0, c1, w
+    s.hand[seat] &= ~((<uint32_t>1) << c)
+    s.tcard[s.tlen] = c
+    s.tlen += 1
+    if s.tlen == 3:
+        w = trick_winner_seat(s)
+        if w == s.decl:
+            res = 1
+        else:
+            c0 = s.tcard[0]
+            c1 = s.tcard[1]
+            saved_leader = s.leader
+            s.leader = w
+            s.tlen = 0
+            res = dd_lose(s)
+            s.leader = saved_leader
+            s.tcard[0] = c0
+            s.tcard[1] = c1
+            s.tcard[2] = c
+            s.tlen = 3
+    else:
+        res = dd_lose(s)
+    s.tlen -= 1
+    s.hand[seat] |= (<uint32_t>1) << c
+    return res
+
+
+cdef int dd_play(DD* s, int c) noexcept nogil:
+    """Play *c* for the seat to move, closing the trick when full; returns the winner's seat or -1."""
+    cdef int seat = (s.leader + s.tlen) % 3, w
+    s.hand[seat] &= ~((<uint32_t>1) << c)
+    s.tcard[s.tlen] = c
+    s.tlen += 1
+    if s.tlen < 3:
+        return -1
+    w = trick_winner_seat(s)
+    s.leader = w
+    s.tlen = 0
+    return w
+
+
+cdef int dd_line(DD* s, int* out) noexcept nogil:
+    """A line in a lost position: the defenders keep the win, the declarer plays his first-ordered card.
+
+    Ends with the trick the declarer takes; returns its length.  Changes *s*.
+    """
+    cdef int n = 0, seat, m, i, c, chosen, w
+    cdef int moves[MAXM]
+    while s.hand[0] | s.hand[1] | s.hand[2]:
+        seat = (s.leader + s.tlen) % 3
+        m = dd_order(s, seat, moves)
+        chosen = moves[0]
+        if seat != s.decl:
+            for i in range(m):
+                if dd_child(s, seat, moves[i]):
+                    chosen = moves[i]
+                    break
+        else:
+            # resist: prefer a card after which the defenders' win takes longest is costly; take the first ordered
+            chosen = moves[0]
+        out[n] = chosen
+        n += 1
+        w = dd_play(s, chosen)
+        if w == s.decl:
+            break
+    return n

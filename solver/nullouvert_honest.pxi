@@ -1,0 +1,302 @@
+# The honest answer: AND-OR search over the declarer's information sets
+# (included by _nullouvert.pyx).
+#
+# The declarer sees his cards and every card played, so a history fixes
+# his information set, and the worlds consistent with it are exactly the
+# splits of the still-unseen cards U into the skat (k cards, never played)
+# and the defenders' hands (cnt[0], cnt[1] cards) in which no defender holds
+# a suit he has shown void in.  Hence the state
+#     (declarer's hand D, unseen U, voids, cnt, k, trick, leader)
+# determines the set of worlds W, and the game is one of full information
+# on these states:
+#   declarer to move: OR over his legal cards (the same in every world);
+#   defender to move: AND over every card some world in W lets him play
+#     (he holds it and, when it does not follow, is void in the led suit);
+#     the child's worlds are those where he does;
+#   the declarer wins a trick: lost; all cards played: won.
+# A declarer strategy that wins this game wins in every world against
+# defenders who see everything (they may pick any line some world allows),
+# and conversely.  Unseen cards adjacent among live cards are
+# interchangeable, so one per run is tried; states are memoised at trick
+# boundaries under a rank-normalised, suit-sorted key (exact).
+#
+# Feasibility of W: per suit the unseen cards may go to the left defender,
+# the right one, or the skat, minus the voids; by Hall's theorem for three
+# bins a split exists iff A <= k, A + BL <= k + cnt[0], A + BR <= k + cnt[1],
+# where A counts cards of suits both are void in, BL those only the left
+# defender may hold (right void), BR those only the right one may hold.
+
+
+ctypedef struct HS:
+    uint32_t D             # declarer's hand (cards)
+    uint32_t U             # unseen cards still live (defenders' hands and unknown skat)
+    int vo[2]              # suits each defender has shown void in (bit per suit); 0 = left of declarer
+    int cnt[2]             # cards each defender still holds
+    int k                  # unseen skat cards (0 or 2)
+    int decl               # declarer's seat
+    int leader
+    int tlen
+    int tcard[3]
+    uint64_t nodes
+    Table* memo
+    DD* dd                 # scratch double-dummy solver for the one-world loss test
+
+
+cdef inline int feasible(uint32_t U, int vo0, int vo1, int c0, int c1, int k) noexcept nogil:
+    """1 when some split of U matches the counts and voids (Hall conditions in the header)."""
+    cdef int su, u, a = 0, bl = 0, br = 0, v0, v1
+    if c0 < 0 or c1 < 0:
+        return 0
+    for su in range(4):
+        u = popc(U & suit_bits(su))
+        if u == 0:
+            continue
+        v0 = (vo0 >> su) & 1
+        v1 = (vo1 >> su) & 1
+        if v0 and v1:
+            a += u
+        elif v1:
+            bl += u
+        elif v0:
+            br += u
+    return a <= k and a + bl <= k + c0 and a + br <= k + c1
+
+
+cdef inline int defender_index(const HS* h, int seat) noexcept nogil:
+    return (seat - h.decl + 2) % 3
+
+
+cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
+    """Some world loses at once (quick_loss of the DD search holds in it): the node is lost.
+
+    The leader P holds x < the declarer's lowest card m of the suit and the
+    partner holds no card of the suit above m: feasible iff the split with x
+    in P's hand and every unseen card of the suit above m with P or in the
+    skat exists.
+    """
+    cdef int p = defender_index(h, h.leader), su, m, x, v0, v1, a, bl, br, u, t, c0, c1
+    cdef uint32_t ds, us, hi, sb, rest
+    for su in range(4):
+        sb = suit_bits(su)
+        ds = h.D & sb
+        if ds == 0 or (h.vo[p] >> su) & 1:
+            continue
+        m = low_card(ds)
+        us = h.U & sb & below(m)
+        if us == 0:
+            continue
+        x = low_card(us)
+        hi = h.U & sb & ~below(m) & ~((<uint32_t>1) << x)
+        rest = h.U & ~hi & ~((<uint32_t>1) << x)
+        c0 = h.cnt[0] - (1 if p == 0 else 0)
+        c1 = h.cnt[1] - (1 if p == 1 else 0)
+        a = 0
+        bl = 0
+        br = 0
+        for t in range(4):
+            u = popc(rest & suit_bits(t))
+            v0 = (h.vo[0] >> t) & 1
+            v1 = (h.vo[1] >> t) & 1
+            if v0 and v1:
+                a += u
+            elif v1:
+                bl += u
+            elif v0:
+                br += u
+        # the high cards may only go to P or the skat
+        if p == 0:
+            bl += popc(hi)
+        else:
+            br += popc(hi)
+        if a <= h.k and a + bl <= h.k + c0 and a + br <= h.k + c1 and c0 >= 0 and c1 >= 0:
+            return 1
+    return 0
+
+
+cdef inline void hs_key(const HS* h, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    cdef uint32_t live = h.D | h.U, lv
+    cdef uint64_t sig[4]
+    cdef int su, v0, v1
+    for su in range(4):
+        lv = (live >> (8 * su)) & 0xFF
+        if (h.U >> (8 * su)) & 0xFF:
+            v0 = (h.vo[0] >> su) & 1
+            v1 = (h.vo[1] >> su) & 1
+        else:
+            v0 = 0
+            v1 = 0
+        sig[su] = ((<uint64_t>popc(lv)) << 10) | ((<uint64_t>CMP[lv][(h.D >> (8 * su)) & 0xFF]) << 2) | (v0 << 1) | v1
+    sort4(sig)
+    k1[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42)
+    k2[0] = (<uint64_t>h.cnt[0]) | ((<uint64_t>h.cnt[1]) << 4) | ((<uint64_t>h.k) << 8) | ((<uint64_t>((h.leader - h.decl + 3) % 3)) << 10)
+
+
+cdef inline int hs_winner_seat(const HS* h) noexcept nogil:
+    cdef int best = 0, i
+    cdef uint32_t sb = suit_bits(h.tcard[0] >> 3)
+    for i in range(1, 3):
+        if (sb >> h.tcard[i]) & 1 and h.tcard[i] > h.tcard[best]:
+            best = i
+    return (h.leader + best) % 3
+
+
+cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
+    """Cards the player to move may play in some world of the state, one per class, ordered.
+
+    For a defender *discard[i]* is 1 when card i shows a void in the led suit.
+    """
+    cdef int seat = (h.leader + h.tlen) % 3, p, i, c, n = 0, sc, j, led = h.tcard[0] if h.tlen > 0 else -1
+    cdef int ls = led >> 3 if led >= 0 else -1
+    cdef int scores[32]
+    cdef uint32_t table = 0, live, cand, ledbits = 0
+    cdef int win = -1, decl_played = -1, vo0, vo1, c0, c1, disc
+    for i in range(h.tlen):
+        table |= (<uint32_t>1) << h.tcard[i]
+        if (h.leader + i) % 3 == h.decl:
+            decl_played = h.tcard[i]
+    if h.tlen > 0:
+        ledbits = table & suit_bits(ls)
+        win = high_card(ledbits)
+    live = h.D | h.U | table
+    if seat == h.decl:
+        cand = legal_of(h.D, led)
+        while cand:
+            c = low_card(cand)
+            cand &= cand - 1
+            if is_redundant(h.D, live, c):
+                continue
+            if h.tlen == 0:
+                sc = 100 - popc(live & below(c))
+            elif (c >> 3) == ls:
+                sc = 1000 + c if c < win else -c
+            else:
+                sc = 8 * (popc(h.U & below(c)) - popc(h.D & below(c))) + (c & 7)
+            j = n
+            while j > 0 and scores[j - 1] < sc:
+                scores[j] = scores[j - 1]
+                out[j] = out[j - 1]
+                discard[j] = discard[j - 1]
+                j -= 1
+            scores[j] = sc
+            out[j] = c
+            discard[j] = 0
+            n += 1
+        return n
+    p = defender_index(h, seat)
+    cand = h.U
+    while cand:
+        c = low_card(cand)
+        cand &= cand - 1
+        if (h.vo[p] >> (c >> 3)) & 1:
+            continue
+        if is_redundant(h.U, live, c):
+            continue
+        disc = 1 if (ls >= 0 and (c >> 3) != ls) else 0
+        vo0 = h.vo[0]
+        vo1 = h.vo[1]
+        if disc:
+            if (h.vo[p] >> ls) & 1 == 0:
+                if p == 0:
+                    vo0 |= 1 << ls
+                else:
+                    vo1 |= 1 << ls
+        c0 = h.cnt[0] - (1 if p == 0 else 0)
+        c1 = h.cnt[1] - (1 if p == 1 else 0)
+        if not feasible(h.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, h.k):
+            continue
+        if h.tlen == 0:
+            if h.D & suit_bits(c >> 3):
+                sc = 500 - 50 * popc(h.D & below(c)) - (c & 7)
+            else:
+                sc = 50 - (c & 7)
+        elif decl_played >= 0 and decl_played == win:
+            sc = 10000 if (disc or c < win) else -c
+        elif not disc:
+            sc = -(c & 7)
+        else:
+            sc = c & 7
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            discard[j] = discard[j - 1]
+            j -= 1
+        scores[j] = sc
+        out[j] = c
+        discard[j] = disc
+        n += 1
+    return n
+
+
+cdef int hs_win(HS* h) noexcept nogil:
+    """1 when one declarer strategy wins in every world of the state (header), else 0."""
+    cdef int seat = (h.leader + h.tlen) % 3
+    cdef int moves[32]
+    cdef int disc[32]
+    cdef int n, i, res, found
+    cdef uint64_t k1 = 0, k2 = 0
+    h.nodes += 1
+    if h.tlen == 0:
+        if h.D == 0:
+            return 1
+        if h.leader != h.decl:
+            if safe_all(h.D, h.U):
+                return 1
+            if hs_quick_loss(h):
+                return 0
+        hs_key(h, &k1, &k2)
+        found = table_get(h.memo, k1, k2)
+        if found >= 0:
+            return found
+    n = hs_moves(h, moves, disc)
+    # declarer: lost unless a card wins; defender: won unless a card refutes
+    res = 0 if seat == h.decl else 1
+    for i in range(n):
+        if hs_child(h, seat, moves[i], disc[i]) != res:
+            res = 1 - res
+            break
+    if h.tlen == 0:
+        table_put(h.memo, k1, k2, res)
+    return res
+
+
+cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
+    """hs_win() after *seat* plays *c* (*disc*: a defender's card showing a void); state restored."""
+    cdef int res, saved_leader, c0, c1, w, p = -1, saved_vo = 0
+    if seat == h.decl:
+        h.D &= ~((<uint32_t>1) << c)
+    else:
+        p = defender_index(h, seat)
+        h.U &= ~((<uint32_t>1) << c)
+        h.cnt[p] -= 1
+        saved_vo = h.vo[p]
+        if disc:
+            h.vo[p] |= 1 << (h.tcard[0] >> 3)
+    h.tcard[h.tlen] = c
+    h.tlen += 1
+    if h.tlen == 3:
+        w = hs_winner_seat(h)
+        if w == h.decl:
+            res = 0
+        else:
+            c0 = h.tcard[0]
+            c1 = h.tcard[1]
+            saved_leader = h.leader
+            h.leader = w
+            h.tlen = 0
+            res = hs_win(h)
+            h.leader = saved_leader
+            h.tcard[0] = c0
+            h.tcard[1] = c1
+            h.tcard[2] = c
+            h.tlen = 3
+    else:
+        res = hs_win(h)
+    h.tlen -= 1
+    if seat == h.decl:
+        h.D |= (<uint32_t>1) << c
+    else:
+        h.U |= (<uint32_t>1) << c
+        h.cnt[p] += 1
+        h.vo[p] = saved_vo
+    return res

@@ -1,0 +1,98 @@
+# Exact-key result table (included by _nullouvert.pyx).
+#
+# Entry layout (two uint64):
+#   a   the first key word (k1)
+#   b   (k2 << 2) | 2 (occupied) | result bit
+# Buckets of 4 entries; a full bucket overwrites the slot picked by the
+# hash's next bits.  Keys are exact, so a hit is always a correct result.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
+    int __builtin_popcount(unsigned int) nogil
+
+
+ctypedef struct Table:
+    uint64_t* e            # 2 words per entry
+    uint64_t nbuckets      # power of two
+    uint64_t hits
+    uint64_t probes
+
+
+cdef int table_alloc(Table* t, int mb) noexcept nogil:
+    """Allocate about *mb* MiB (at least 4096 buckets); 0 on success."""
+    cdef uint64_t want = (<uint64_t>mb) * 1024 * 1024 // 64
+    cdef uint64_t n = 4096
+    while n * 2 <= want:
+        n *= 2
+    t.e = <uint64_t*>calloc(n * 8, sizeof(uint64_t))
+    if t.e == NULL:
+        return -1
+    t.nbuckets = n
+    t.hits = 0
+    t.probes = 0
+    return 0
+
+
+cdef void table_clear(Table* t) noexcept nogil:
+    memset(t.e, 0, t.nbuckets * 8 * sizeof(uint64_t))
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 33
+    x *= 0xff51afd7ed558ccdULL
+    x ^= x >> 33
+    x *= 0xc4ceb9fe1a85ec53ULL
+    x ^= x >> 33
+    return x
+
+
+cdef inline int table_get(Table* t, uint64_t k1, uint64_t k2) noexcept nogil:
+    """Stored result (0/1) for the key, or -1."""
+    cdef uint64_t h = mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL))
+    cdef uint64_t* b = t.e + (h & (t.nbuckets - 1)) * 8
+    cdef uint64_t want = (k2 << 2) | 2
+    cdef int i
+    t.probes += 1
+    for i in range(4):
+        if b[2 * i] == k1 and (b[2 * i + 1] & ~(<uint64_t>1)) == want:
+            t.hits += 1
+            return <int>(b[2 * i + 1] & 1)
+    return -1
+
+
+cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res) noexcept nogil:
+    cdef uint64_t h = mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL))
+    cdef uint64_t* b = t.e + (h & (t.nbuckets - 1)) * 8
+    cdef int i, slot = -1
+    for i in range(4):
+        if b[2 * i + 1] == 0:
+            slot = i
+            break
+    if slot < 0:
+        slot = <int>((h >> 40) & 3)
+    b[2 * slot] = k1
+    b[2 * slot + 1] = (k2 << 2) | 2 | <uint64_t>(res & 1)
+
+
+# CMP[live][sub]: the bits of *sub* compressed onto the set bits of *live*
+# (sub's i-th live card becomes bit i): rank normalisation of one suit.
+cdef uint8_t CMP[256][256]
+
+
+cdef void init_cmp() noexcept nogil:
+    cdef int live, sub, b, k, out
+    for live in range(256):
+        for sub in range(256):
+            out = 0
+            k = 0
+            for b in range(8):
+                if (live >> b) & 1:
+                    if (sub >> b) & 1:
+                        out |= 1 << k
+                    k += 1
+            CMP[live][sub] = <uint8_t>out
