@@ -206,6 +206,28 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
     return -4 * s.weight[c] - (c & 31)
 
 
+cdef inline int second_hand_score(const Search* s, int seat, int c, uint32_t legal3, bint third_is_ally) noexcept nogil:
+    """Ordering score of playing *c* second to a trick: will the trick end up with the mover's side?
+
+    The third player's legal cards decide whether the card winning after *c*
+    can still be beaten.  When the trick ends well the mover adds points
+    (or, with no points at stake, sheds a high card); otherwise he gives as
+    little as he can.
+    """
+    cdef int led = s.trick_card[0]
+    cdef uint32_t bits = s.trick_bits | ((<uint32_t>1) << c)
+    cdef int wbit = winner_bit(&s.lay, bits, led)
+    cdef int owner = seat if wbit == c else s.leader
+    cdef bint good_now = s.scorer[owner] == s.maxer[seat]
+    cdef bint third_beats = False
+    if legal3:
+        third_beats = ((legal3 >> winner_bit(&s.lay, bits | legal3, led)) & 1) != 0
+    cdef bint ends_good = (good_now or third_beats) if third_is_ally else (good_now and not third_beats)
+    if ends_good:
+        return 1000 + 8 * s.weight[c] + (c & 31)
+    return -8 * s.weight[c] - (c & 31)
+
+
 cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) noexcept nogil:
     """Fill *out* with one card per class of equivalent legal cards, best first; returns the count.
 
@@ -220,6 +242,11 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     cdef int scores[MAX_MOVES]
     cdef bint ally_winning, beats
     cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
+    cdef int third = (seat + 1) % 3
+    cdef bint third_is_ally = s.scorer[third] == good_scorer
+    cdef uint32_t legal3 = 0
+    if s.trick_len == 1:
+        legal3 = legal_bits(&s.lay, s.hand[third], s.trick_card[0])
     while rest:
         c = bit_index(rest)
         rest &= rest - 1
@@ -229,6 +256,8 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
         # Heuristic score: higher is tried earlier.
         if s.trick_len == 0:
             sc = lead_score(s, seat, c, nxt, live)
+        elif s.trick_len == 1:
+            sc = second_hand_score(s, seat, c, legal3, third_is_ally)
         else:
             led = s.trick_card[0]
             wbit = winner_bit(&s.lay, s.trick_bits, led)
