@@ -22,9 +22,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import score
+    from .commands import batch, bench, score, solve
 
-    for module in (score,):
+    for module in (score, solve, batch, bench):
         cli.add_command(module.command)
 
 

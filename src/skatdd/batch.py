@@ -1,0 +1,273 @@
+"""Solving many positions: the engine behind ``skatdd batch`` (interface.md).
+
+Input is JSON lines, one position object per line (the fields of
+interface.md, read by :func:`skatdd.deal.position_from_json`); blank lines
+are skipped but keep the line numbering.  Every other line produces exactly
+one output record, in input order:
+
+* solved: ``{"id": ..., <the fields of SolveResult.to_json()>}``;
+* bad input: ``{"line": N, "id": ..., "error": "..."}`` with ``N`` the
+  physical line number from 1 and ``id`` the object's ``id`` when the line
+  is a JSON object (else ``null``);
+* an internal failure (a bug, a dead worker) is reported the same way, but
+  counted apart so the command can exit 1 instead of 2.
+
+With ``jobs > 1`` lines are solved by worker processes, each owning ONE
+:class:`~skatdd.solve.Solver` (and so one transposition table of
+``tt_mb`` MiB) for all the lines it gets.  At most ``jobs * WINDOW`` lines are
+in flight, so input is read as it is needed and memory stays bounded; each
+record is handed to the caller as soon as it and every earlier one are
+done.  With ``jobs == 1`` the lines are solved in this process, one Solver.
+
+Workers ignore SIGINT: on Ctrl-C the parent stops reading, cancels what is
+queued, terminates the workers and re-raises :class:`KeyboardInterrupt`;
+every record already handed out stays written.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import IO, Any, Callable, Iterable, Iterator
+
+from .deal import position_from_json
+from .errors import SkatddError
+from .solve import MODES, Solver
+
+__all__ = [
+    "LineOutcome", "BatchSummary", "read_lines", "count_lines", "solve_line", "run_batch", "default_jobs",
+    "WINDOW",
+]
+
+#: Lines in flight per worker: enough to keep every worker busy while the
+#: oldest line (whose result must be written first) is still being solved.
+WINDOW = 8
+
+#: Kinds of :class:`LineOutcome`.
+OK, INPUT_ERROR, INTERNAL_ERROR = "ok", "input", "internal"
+
+
+@dataclass
+class LineOutcome:
+    """The record for one input line, and what kind it is (``ok``, ``input`` or ``internal``)."""
+
+    line: int
+    record: dict[str, Any]
+    kind: str = OK
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind != OK
+
+
+@dataclass
+class BatchSummary:
+    """Counts for a finished (or interrupted) run."""
+
+    lines: int = 0             # records produced
+    input_errors: int = 0
+    internal_errors: int = 0
+    seconds: float = 0.0
+    nodes: int = 0             # summed over solved lines
+    error_lines: list[int] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """2 when a line had bad input, else 1 when a line failed inside, else 0."""
+        if self.input_errors:
+            return 2
+        if self.internal_errors:
+            return 1
+        return 0
+
+
+def default_jobs() -> int:
+    """Workers when ``--jobs`` is not given: every core (``os.cpu_count()``), at least 1."""
+    return os.cpu_count() or 1
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, raw_line)`` for every non-blank line of *stream*, numbered from 1.
+
+    Lines are read lazily as bytes; decoding happens in :func:`solve_line`
+    so that a line that is not UTF-8 is reported as that line's error.
+    """
+    for number, raw in enumerate(stream, start=1):
+        if raw.strip():
+            yield number, raw
+
+
+def count_lines(path: str) -> int:
+    """Non-blank lines of the file at *path* (for a progress bar's total)."""
+    with open(path, "rb") as fh:
+        return sum(1 for raw in fh if raw.strip())
+
+
+def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
+    return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
+
+
+def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOutcome:
+    """Solve one JSON line and return its record (never raises for bad input).
+
+    Bad input (not UTF-8, malformed JSON, an invalid position) gives an
+    ``input`` error record naming the problem; any other exception an
+    ``internal`` one.  The record of a solved line is ``{"id": ...}`` followed
+    by :meth:`SolveResult.to_json`'s fields.
+    """
+    ident: Any = None
+    try:
+        if isinstance(raw, bytes):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return _error(line, None, f"line is not UTF-8 text: {exc}", INPUT_ERROR)
+        else:
+            text = raw
+        text = text.lstrip("\ufeff")
+        try:
+            obj = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            return _error(line, None, f"malformed JSON: {exc}", INPUT_ERROR)
+        if isinstance(obj, dict):
+            ident = obj.get("id")
+        spec = position_from_json(obj)
+        ident = spec.id
+        result = solver.solve(spec.position(), mode)
+    except SkatddError as exc:
+        return _error(line, ident, str(exc), INPUT_ERROR)
+    except Exception as exc:  # a bug must not cost the other lines their results
+        return _error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
+    return LineOutcome(line, {"id": ident, **result.to_json()})
+
+
+# ---------------------------------------------------------------------------
+# Worker processes
+
+_worker_solver: Solver | None = None
+_worker_mode = "value"
+
+
+def _init_worker(tt_mb: int, mode: str) -> None:
+    """Per-process setup: ignore Ctrl-C (the parent handles it) and build the one Solver."""
+    global _worker_solver, _worker_mode
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_solver = Solver(tt_mb=tt_mb)
+    _worker_mode = mode
+
+
+def _work(line: int, raw: bytes) -> LineOutcome:
+    assert _worker_solver is not None, "worker not initialised"
+    return solve_line(_worker_solver, line, raw, _worker_mode)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """'fork' where it is safe and available (Linux), else 'spawn'."""
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _new_executor(jobs: int, tt_mb: int, mode: str) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
+                               initargs=(tt_mb, mode))
+
+
+def _kill(executor: ProcessPoolExecutor) -> None:
+    """Stop *executor* now: cancel queued work and terminate its workers (they ignore SIGINT).
+
+    ``ProcessPoolExecutor`` has no public way to stop running work, so the
+    worker processes are taken from its ``_processes`` table (present in
+    every CPython 3 release) before shutting it down.
+    """
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in workers:
+        proc.join(timeout=5)
+
+
+def _run_pool(items: Iterator[tuple[int, bytes]], jobs: int, mode: str, tt_mb: int,
+              emit: Callable[[LineOutcome], None]) -> None:
+    """Solve *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
+    executor = _new_executor(jobs, tt_mb, mode)
+    pending: deque[tuple[int, bytes, Future[LineOutcome]]] = deque()
+    limit = jobs * WINDOW
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < limit:
+                try:
+                    line, raw = next(items)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending.append((line, raw, executor.submit(_work, line, raw)))
+            if not pending:
+                break
+            line, raw, future = pending.popleft()
+            try:
+                outcome = future.result()
+            except BrokenProcessPool as exc:
+                # A worker died (a crash in the engine, or it was killed).  The line at the head is
+                # reported; the rest are resubmitted to a fresh pool, so each breakage costs one line.
+                outcome = _error(line, None, f"internal error: the worker process died ({exc})", INTERNAL_ERROR)
+                executor.shutdown(wait=False, cancel_futures=True)
+                executor = _new_executor(jobs, tt_mb, mode)
+                pending = deque((ln, rw, executor.submit(_work, ln, rw)) for ln, rw, _ in pending)
+            emit(outcome)
+    except BaseException:
+        _kill(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
+              tt_mb: int = 128, emit: Callable[[LineOutcome], None]) -> BatchSummary:
+    """Solve every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
+
+    *emit* gets each :class:`LineOutcome` as soon as it and all earlier lines
+    are solved (write and flush there; a line written is never taken back).
+    *jobs* ``1`` solves in this process, more uses that many worker
+    processes with one Solver each.  Returns the counts; raises
+    ``ValueError`` for a bad *mode* or *jobs*, and re-raises
+    :class:`KeyboardInterrupt` after stopping the workers.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    summary = BatchSummary()
+    start = time.perf_counter()
+
+    def record(outcome: LineOutcome) -> None:
+        summary.lines += 1
+        if outcome.kind == INPUT_ERROR:
+            summary.input_errors += 1
+            summary.error_lines.append(outcome.line)
+        elif outcome.kind == INTERNAL_ERROR:
+            summary.internal_errors += 1
+            summary.error_lines.append(outcome.line)
+        else:
+            summary.nodes += int(outcome.record.get("nodes", 0))
+        emit(outcome)
+
+    try:
+        if jobs == 1:
+            solver = Solver(tt_mb=tt_mb)
+            for line, raw in items:
+                record(solve_line(solver, line, raw, mode))
+        else:
+            _run_pool(iter(items), jobs, mode, tt_mb, record)  # type: ignore[arg-type]
+    finally:
+        summary.seconds = time.perf_counter() - start
+    return summary

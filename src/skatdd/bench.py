@@ -1,0 +1,283 @@
+"""Timing the engine on realistic deals: the logic behind ``skatdd bench`` and ``benchmarks/``.
+
+:func:`run_bench` generates *deals* realistic deals with
+:func:`skatdd.generate.realistic_deals` (same seed, same deals) and, with
+ONE :class:`~skatdd.solve.Solver` for the whole run, single-threaded:
+
+1. times the exact value of each full deal: :meth:`Solver.value` for suit
+   and grand, :meth:`Solver.declarer_wins` for null;
+2. times the values of all first cards (:meth:`Solver.card_values`) of the
+   same deal, to compare with one solve.
+
+The transposition table is cleared (untimed) before every timed query, so
+each figure is a cold solve of one deal: independent of the order of the
+deals and of what was solved before.  The node count of a query is then a
+function of the deal, the engine and the table size only; their sum over a
+seeded deal set is the engine's fingerprint (same seed, same nodes), the
+way Stockfish's ``bench`` pins its search.
+
+Percentiles use the nearest-rank method: p90 of n times is the
+``ceil(0.9 n)``-th smallest.
+"""
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .position import Position
+from .rules import ALL_GAMES, Game
+from .solve import Solver
+
+__all__ = ["DealTiming", "GameStats", "BenchReport", "percentile", "time_solve", "time_card_values",
+           "run_bench", "machine_info", "DEFAULT_DEALS", "DEFAULT_SEED"]
+
+DEFAULT_DEALS = 100
+DEFAULT_SEED = 1
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile: the ``ceil(q/100 * n)``-th smallest of *values* (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+@dataclass
+class DealTiming:
+    """One deal's measurements.  ``value`` is ``None`` in null; times in seconds."""
+
+    index: int
+    game: Game
+    declarer: int
+    value: int | None
+    declarer_wins: bool
+    seconds: float
+    nodes: int
+    card_values_seconds: float | None = None
+    card_values_nodes: int | None = None
+
+
+@dataclass
+class GameStats:
+    """Summary of the solve times of a group of deals (all, or one contract)."""
+
+    deals: int
+    total_seconds: float
+    median: float
+    p90: float
+    max: float
+    nodes: int
+
+    @classmethod
+    def of(cls, timings: Sequence[DealTiming]) -> GameStats:
+        times = [t.seconds for t in timings]
+        return cls(
+            deals=len(times), total_seconds=sum(times),
+            median=statistics.median(times) if times else 0.0,
+            p90=percentile(times, 90), max=max(times, default=0.0),
+            nodes=sum(t.nodes for t in timings),
+        )
+
+    @property
+    def solves_per_second(self) -> float:
+        return self.deals / self.total_seconds if self.total_seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "solves_per_second": round(self.solves_per_second, 2),
+            "median_ms": round(self.median * 1e3, 3),
+            "p90_ms": round(self.p90 * 1e3, 3),
+            "max_ms": round(self.max * 1e3, 3),
+            "total_seconds": round(self.total_seconds, 4),
+            "nodes": self.nodes,
+        }
+
+
+def machine_info() -> dict[str, Any]:
+    """What the figures were measured on: CPU model and count, Python, platform."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for row in fh:
+                if row.startswith("model name"):
+                    cpu = row.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
+
+
+@dataclass
+class BenchReport:
+    """Everything ``skatdd bench`` prints (:meth:`lines`) or emits as JSON (:meth:`to_json`)."""
+
+    deals: int
+    seed: int
+    game: Game | None
+    tt_mb: int
+    timings: list[DealTiming]
+    generate_seconds: float = 0.0
+    machine: dict[str, Any] = field(default_factory=machine_info)
+
+    @property
+    def overall(self) -> GameStats:
+        return GameStats.of(self.timings)
+
+    def per_game(self) -> dict[Game, GameStats]:
+        """Stats per contract present, in the order grand, clubs, spades, hearts, diamonds, null."""
+        out = {}
+        for g in ALL_GAMES:
+            group = [t for t in self.timings if t.game == g]
+            if group:
+                out[g] = GameStats.of(group)
+        return out
+
+    def card_values_summary(self) -> dict[str, Any] | None:
+        """All-first-card times against one solve: total ratio, median and max per-deal ratio."""
+        measured = [t for t in self.timings if t.card_values_seconds is not None]
+        if not measured:
+            return None
+        cv = [t.card_values_seconds or 0.0 for t in measured]
+        solve_total = sum(t.seconds for t in measured)
+        ratios = [c / t.seconds for c, t in zip(cv, measured) if t.seconds > 0]
+        return {
+            "total_seconds": round(sum(cv), 4),
+            "median_ms": round(statistics.median(cv) * 1e3, 3),
+            "p90_ms": round(percentile(cv, 90) * 1e3, 3),
+            "nodes": sum(t.card_values_nodes or 0 for t in measured),
+            "ratio_total": round(sum(cv) / solve_total, 3) if solve_total > 0 else None,
+            "ratio_median": round(statistics.median(ratios), 3) if ratios else None,
+            "ratio_max": round(max(ratios), 3) if ratios else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        overall = self.overall
+        return {
+            "deals": self.deals,
+            "seed": self.seed,
+            "game": self.game.label if self.game is not None else None,
+            "tt_mb": self.tt_mb,
+            **overall.to_json(),
+            "per_game": {g.label: s.to_json() for g, s in self.per_game().items()},
+            "card_values": self.card_values_summary(),
+            "generate_seconds": round(self.generate_seconds, 3),
+            "machine": self.machine,
+        }
+
+    def lines(self) -> list[str]:
+        """The readable report, one string per line."""
+        o = self.overall
+        which = "realistic deals" if self.game is None else f"realistic {self.game.label} deals"
+        out = [
+            f"skatdd bench: {self.deals} {which}, seed {self.seed}, one solver, "
+            f"transposition table {self.tt_mb} MiB, single-threaded",
+            f"machine: {self.machine.get('cpu')}, {self.machine.get('cpus')} cores, "
+            f"Python {self.machine.get('python')}",
+            "exact value of each full deal (null: win or loss), cold table:",
+            f"  solves/s {o.solves_per_second:>9.1f}   median {o.median * 1e3:8.2f} ms   "
+            f"p90 {o.p90 * 1e3:8.2f} ms   max {o.max * 1e3:8.2f} ms",
+            f"  total {o.total_seconds:.3f} s, nodes {o.nodes:,} (fingerprint)",
+            "",
+            f"  {'game':<9}{'deals':>6}{'median ms':>12}{'p90 ms':>11}{'max ms':>11}{'nodes':>15}",
+        ]
+        for g, s in self.per_game().items():
+            out.append(
+                f"  {g.label:<9}{s.deals:>6}{s.median * 1e3:>12.2f}{s.p90 * 1e3:>11.2f}{s.max * 1e3:>11.2f}"
+                f"{s.nodes:>15,}"
+            )
+        cv = self.card_values_summary()
+        if cv is not None:
+            out.append("")
+            out.append("values of all first cards (Solver.card_values), cold table:")
+            out.append(
+                f"  median {cv['median_ms']:.2f} ms   p90 {cv['p90_ms']:.2f} ms   total {cv['total_seconds']:.3f} s"
+                f"   nodes {cv['nodes']:,}"
+            )
+            out.append(
+                f"  relative to one solve: {cv['ratio_total']}x in total, "
+                f"{cv['ratio_median']}x median per deal, {cv['ratio_max']}x at most"
+            )
+        return out
+
+
+def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, int, int | None, bool]:
+    """Time one exact solve of *pos*: ``(seconds, nodes, value, declarer_wins)``.
+
+    Suit and grand: :meth:`Solver.value`; null: :meth:`Solver.declarer_wins`.
+    With *clear* the transposition table is emptied first (not timed).
+    """
+    if clear:
+        solver.engine.clear()
+    solver.reset_stats()
+    start = time.perf_counter()
+    if pos.game.is_null:
+        value = None
+        wins = solver.declarer_wins(pos)
+    else:
+        value = solver.value(pos)
+        wins = None
+    seconds = time.perf_counter() - start
+    nodes = solver.nodes
+    if value is not None:
+        wins = value >= 61
+    return seconds, nodes, value, bool(wins)
+
+
+def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, int]:
+    """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, nodes)``."""
+    if clear:
+        solver.engine.clear()
+    solver.reset_stats()
+    start = time.perf_counter()
+    solver.card_values(pos)
+    seconds = time.perf_counter() - start
+    return seconds, solver.nodes
+
+
+def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Game | None = None,
+              tt_mb: int = 128, card_values: bool = True, positions: Sequence[Position] | None = None,
+              solver: Solver | None = None,
+              progress: Callable[[int, DealTiming], None] | None = None) -> BenchReport:
+    """Run the benchmark and return its :class:`BenchReport` (see the module docstring).
+
+    *positions* replaces the generated deals (then *deals*, *seed* and
+    *game* only label the report); *solver* replaces the one built with
+    *tt_mb*.  *progress* is called after each deal with its index and
+    timing.  Raises ``ValueError`` for ``deals < 1``.
+    """
+    if positions is None:
+        if deals < 1:
+            raise ValueError(f"deals must be at least 1, got {deals}")
+        start = time.perf_counter()
+        positions = _generate(seed, deals, game)
+        generate_seconds = time.perf_counter() - start
+    else:
+        generate_seconds = 0.0
+        deals = len(positions)
+    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    solver.engine.clear()  # first touch of the table's memory happens here, not in the first timing
+    timings: list[DealTiming] = []
+    for i, pos in enumerate(positions):
+        seconds, nodes, value, wins = time_solve(solver, pos)
+        timing = DealTiming(i, pos.game, pos.declarer, value, wins, seconds, nodes)
+        if card_values:
+            timing.card_values_seconds, timing.card_values_nodes = time_card_values(solver, pos)
+        timings.append(timing)
+        if progress is not None:
+            progress(i, timing)
+    return BenchReport(deals=deals, seed=seed, game=game, tt_mb=solver.engine.tt_mb, timings=timings,
+                       generate_seconds=generate_seconds)
+
+
+def _generate(seed: int, n: int, game: Game | None) -> list[Position]:
+    from .generate import realistic_deals  # imported here: generation is only needed without positions
+
+    return realistic_deals(seed, n, game=game)
