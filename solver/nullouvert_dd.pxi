@@ -238,7 +238,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
         if s.leader != s.decl:
             if quick_loss(s):
                 return 1
-            if safe_all(s.hand[s.decl], s.hand[0] | s.hand[1] | s.hand[2]):
+            if safe_all(s.hand[s.decl], (s.hand[0] | s.hand[1] | s.hand[2]) & ~s.hand[s.decl]):
                 return 0
         dd_key(s, &k1, &k2)
         found = table_get(s.tt, k1, k2)
