@@ -203,6 +203,10 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
         return 2000 - s.weight[c]
     if group == s.lay.trump_mask:
         return 1000 + (c & 31) - 4 * s.weight[c]
+    for k in range(3):
+        if k != seat and (s.hand[k] & group) == 0 and (s.hand[k] & s.lay.trump_mask) != 0:
+            # someone will ruff: good when it is the partner, bad when an opponent
+            return (1500 if s.scorer[k] == s.scorer[seat] else -300) - 4 * s.weight[c] - (c & 31)
     return -4 * s.weight[c] - (c & 31)
 
 
