@@ -53,7 +53,6 @@ cdef class Engine:
         self.s.tt = &self.tt
         self.s.nodes = 0
         self.ready = False
-        memset(self.s.history, 0, sizeof(self.s.history))
 
     def __dealloc__(self):
         free(self.tt.entries)
@@ -63,10 +62,6 @@ cdef class Engine:
         """Empty the transposition table and the statistics."""
         tt_clear(&self.tt)
         self.reset_stats()
-        memset(self.s.history, 0, sizeof(self.s.history))
-
-    def cutstats(self):
-        return [[self.s.cutstat[k][i] for i in range(12)] for k in range(3)]
 
     def reset_stats(self):
         self.s.nodes = 0

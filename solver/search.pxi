@@ -56,8 +56,6 @@ ctypedef struct Search:
     uint8_t block_start[8]
     uint32_t block_width_mask[8]
     uint64_t nodes
-    int history[3][32]        # cutoff counts per seat and card, for move ordering
-    uint64_t cutstat[3][12]
 
 
 cdef uint8_t PEXT8[256][256]     # PEXT8[live][held]: held compressed to the positions of live
@@ -531,8 +529,9 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     n = order_moves(s, seat, legal, tt_move, moves)
 
     # Step 3. Enhanced transposition cutoff: the last card of a trick leads to
-    # a trick boundary whose TT bounds may already decide this node.
-    if s.trick_len == 2 and etc_cutoff(s, seat, moves, n, alpha, beta, &v):
+    # a trick boundary whose TT bounds may already decide this node (worth its
+    # probes only while four or more tricks remain after this one).
+    if s.trick_len == 2 and __builtin_popcount(s.hand[0] | s.hand[1] | s.hand[2]) >= 11 and etc_cutoff(s, seat, moves, n, alpha, beta, &v):
         return v
 
     # Step 4. Search each move.
@@ -576,10 +575,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
 
-    if cut:
-        s.cutstat[s.trick_len][i] += 1
-    else:
-        s.cutstat[s.trick_len][11] += 1
     # Step 5. Store the bound at trick boundaries.
     if s.trick_len == 0:
         if best <= alpha0:
