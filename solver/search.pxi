@@ -496,7 +496,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return 0
         # Cheap bounds: trumps above every trump of the other side win their tricks.
         sure_bounds(s, remaining, &lower, &upper)
-        if s.scorer[s.leader] == s.maxer[s.leader]:
+        if cards_each >= 4 and s.scorer[s.leader] == s.maxer[s.leader]:
             v = quick_tricks(s)
             if s.scorer[s.leader]:
                 if v > lower:
