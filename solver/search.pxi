@@ -187,7 +187,15 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
             else:
                 opp_hands |= s.hand[k]
     if not wants:
-        return -(c & 31) * 4 - s.weight[c]
+        if s.scorer[seat]:
+            return -(c & 31) * 4 - s.weight[c]          # null declarer: lead low
+        # null defenders: lead low into a group where the declarer must follow above
+        for k in range(3):
+            if s.scorer[k] and (s.hand[k] & group):
+                if bit_index(s.hand[k] & group) > c:
+                    return 2000 - (c & 31)
+                return 1000 - (c & 31)
+        return -(c & 31)
     if nxt < 0:
         if group == s.lay.trump_mask:
             return 3000 + s.weight[c]
