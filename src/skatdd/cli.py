@@ -22,9 +22,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import batch, bench, best, score, solve, null_ouvert
+    from .commands import analyse, batch, bench, best, score, solve, null_ouvert
 
-    for module in (score, solve, batch, bench, best, null_ouvert):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse):
         cli.add_command(module.command)
 
 

@@ -1,0 +1,886 @@
+"""Card-by-card double-dummy analysis of a played game (interface.md ``skatdd analyse``; issue 5).
+
+Given a game as it was played -- an ISS record (:mod:`skatdd.iss`) or a JSON
+deal with ``played`` (:mod:`skatdd.deal`) -- every card is judged by what it
+did to the double-dummy result:
+
+Values
+    Suit and grand: the *value* of a position is the declarer's final card
+    points (skat or discard included) under double-dummy play from there
+    (interface.md).  Null: 1 when the declarer wins double-dummy (he can avoid
+    every trick), 0 when he loses.
+
+Per card (:class:`CardAnalysis`)
+    ``value_before`` is the value of the position the card was played from,
+    ``value_after`` the value of the position it led to.  The value after a
+    card *is* the value before the next one: each position is valued once
+    and the two numbers are the same object.  ``cost`` is what the card lost
+    for its own side and is never negative: ``value_before - value_after``
+    for a declarer's card, ``value_after - value_before`` for a defender's
+    (so in null a cost of 1 means the card turned a win into a loss for its
+    side).  ``best`` lists every legal card whose value equals the best
+    value for the player to move; ``cost == 0`` exactly when the card played
+    is in ``best``.
+
+How the values are found (:func:`analyse_cards`)
+    One :class:`~skatdd.solve.Solver` serves the whole game, so its
+    transposition table (exact keys, valid across positions) carries from
+    each position to the next.  Suit and grand: the start is valued exactly
+    once; after that the value *v* of the current position is known (it is
+    the previous card's ``value_after``), and every child needs only
+    null-window questions, since a declarer's child is worth at most *v* and
+    a defender's child at least *v*: a declarer's card is optimal iff its
+    child still reaches *v*, a defender's iff its child does not reach
+    *v* + 1.  Only the child of a card that was actually played and was a
+    mistake is valued exactly (it is the next position's value).  A forced
+    card (one legal card) costs no search; cards that are equivalent (same
+    holder, same follow group, same card points, no live card of another
+    holder between them in rank) share one search.  Null: the engine's
+    :meth:`~skatdd.solve.Solver.card_values` gives every card's win or loss.
+
+The result at stake and ``first_decisive``
+    Suit and grand: the *stake* of a position is what the declared game's
+    score would say if the position were played out double-dummy: score the
+    declaration (:func:`skatdd.scoring.score_game`, with the game's matadors
+    and bid) with points = the position's value and tricks = 10 when the
+    declarer can take every remaining trick and the defenders have none
+    (asked only when the value is 120), 0 when the defenders can keep him
+    from taking any (asked only when the declarer has no trick and the value
+    is the skat's points alone).  That gives three results: the win (61, 90
+    after announcing schneider, every trick after announcing schwarz or
+    playing ouvert, the overbid rule included), schneider (either side) and
+    schwarz (either side).  ``first_decisive`` is the index in ``plays`` of
+    the first card after which the *win* differs from before it; when no card
+    changed the win, the first card that changed schneider; when none
+    changed that, the first that changed schwarz; else ``None``.
+    ``decisive_stake`` names which of the three it was.  Null: the first
+    card with cost 1 (stake ``win``).
+
+Claims (``summary.claim``)
+    Reported for an ISS game whose play stopped early after the declarer's
+    claim ``SC`` (the defenders accepted: the ending awarded the rest).  The
+    claim position is the one after the cards played before the ``SC`` move.
+    In suit and grand the claim says "I take every remaining trick", the
+    trick in progress included; it is *correct* when the declarer can force
+    that against best defence from the claim position
+    (:meth:`~skatdd.solve.Solver.declarer_takes_all`, asked about the tricks
+    still to be played whatever the defenders took before).  In null the
+    claim says "I take no further trick"; it is correct when the declarer
+    wins double-dummy from the claim position.
+
+Results (``result``)
+    An ISS record is replayed with :func:`skatdd.iss.replay`, so
+    ``declarer_points``, ``declarer_tricks``, ``declarer_wins`` and
+    ``score`` are the server's (``score`` equals ``v:``); a game that ended
+    early includes what its ending gave (like ``p:`` and ``t:``).  A JSON
+    deal is scored with :func:`skatdd.scoring.score_game` from its
+    declaration (``hand``, ``announce``, ``bid``); points include the skat or
+    discard (in null too, as ISS counts them).  A JSON game whose ``played``
+    stops before the end has ``declarer_wins`` and ``score`` ``None``.
+
+Contract review (``contract_review``)
+    :func:`skatdd.best.best_contracts` for the declarer with the same twelve
+    cards and the game's bid: the record's hands and skat as dealt (ISS), or
+    for a JSON deal -- whose hands are those after the discard -- the
+    declarer's ten cards with ``skat`` taken as the skat.  Skipped with
+    ``review=False``.
+
+Files of many games
+    :func:`analyse_lines` analyses ``(line_number, raw_line)`` items, each an
+    ISS record or a JSON deal object, on one process or on worker processes
+    with one Solver each, and hands back one record per line in input order
+    (like :mod:`skatdd.batch`).  A record in which no game was played
+    (everyone passed, or a penalty in the bidding) is not an error there: it
+    yields ``{"line": N, "id": ..., "skipped": "..."}``.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+import sys
+import time
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, WINDOW, BatchSummary, LineOutcome
+from .best import SeatReport, best_contracts
+from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
+from .deal import GameSpec, position_from_json
+from .errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
+from .iss import IssGame, Replay, parse_iss, replay
+from .position import Position
+from .rules import Game, follow_group, group_mask, power
+from .scoring import Declaration, matadors as count_matadors, score_game
+from .solve import Solver
+
+__all__ = [
+    "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine",
+    "analyse_cards", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec", "analyse_text",
+    "find_first_decisive",
+]
+
+#: What a decisive card can change, in order of importance.
+STAKES = ("win", "schneider", "schwarz")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class CardAnalysis:
+    """One card of the game, judged double-dummy (see the module docstring).
+
+    Attributes:
+        index: position in the game's plays, from 0.
+        trick: the trick the card belongs to, from 1.
+        seat: the seat that played it.
+        card: the card.
+        value_before, value_after: the value of the position before and after
+            the card (suit/grand: declarer's final card points; null: 1 the
+            declarer wins, 0 he loses).
+        cost: what the card lost for its own side, ``>= 0``; 0 exactly when
+            *card* is in *best*.
+        best: every legal card of the position worth the best value for the
+            player to move, in display order.
+        declarer: the card was the declarer's.
+    """
+
+    index: int
+    trick: int
+    seat: int
+    card: Card
+    value_before: int
+    value_after: int
+    cost: int
+    best: tuple[Card, ...]
+    declarer: bool
+
+    @property
+    def optimal(self) -> bool:
+        """The card kept the value (cost 0)."""
+        return self.cost == 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{trick, seat, card, value_before, value_after, cost, best}`` with canonical codes."""
+        return {
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": card_name(self.card),
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "cost": self.cost,
+            "best": [card_name(c) for c in self.best],
+        }
+
+
+@dataclass
+class PlayLine:
+    """What :func:`analyse_cards` finds: the start value, one :class:`CardAnalysis` per card, search effort.
+
+    ``values[i]`` is the value of the position before card *i*
+    (``values[len(plays)]`` the one after the last card), so
+    ``plays[i].value_before == values[i]`` and ``plays[i].value_after ==
+    values[i + 1]``.
+    """
+
+    start_value: int
+    plays: list[CardAnalysis]
+    values: list[int]
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The game's actual result.
+
+    ``declarer_points`` include the skat or discard (as ISS's ``p:``) and,
+    for a game that ended early, what the ending gave; ``declarer_wins`` and
+    ``score`` are ``None`` for a JSON game that stops before its end.
+    ``complete``: every card was played (or a null declarer took a trick).
+    """
+
+    declarer_points: int
+    declarer_tricks: int
+    declarer_wins: bool | None
+    score: int | None
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "declarer_points": self.declarer_points,
+            "declarer_tricks": self.declarer_tricks,
+            "declarer_wins": self.declarer_wins,
+            "score": self.score,
+        }
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The declarer's claim (``SC``) that ended an ISS game, judged double-dummy.
+
+    Attributes:
+        seat: the claimer (the declarer).
+        correct: see the module docstring ("Claims").
+        index: cards played before the claim (the claim position is before ``plays[index]``).
+        value: double-dummy value of the claim position.
+    """
+
+    seat: int
+    correct: bool
+    index: int
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "correct": self.correct, "index": self.index, "value": self.value}
+
+
+@dataclass
+class ContractReview:
+    """The declarer's best contract with the same twelve cards, beside the contract played.
+
+    ``report`` is :func:`skatdd.best.best_contracts`'s answer; ``declaration``
+    and ``discard`` (``None`` for a hand game) the contract played, ``score``
+    its score (``None`` when the game is unfinished).
+    """
+
+    report: SeatReport
+    declaration: Declaration
+    discard: list[Card] | None
+    score: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The best option's fields at the top level (interface.md: "as in best"), plus ``played``."""
+        out = self.report.best.to_json()
+        out["played"] = {
+            "game": self.declaration.game.label,
+            "hand": self.declaration.hand,
+            "announce": list(self.declaration.announce),
+            "discard": None if self.discard is None else [card_name(c) for c in self.discard],
+            "score": self.score,
+        }
+        return out
+
+
+@dataclass
+class GameAnalysis:
+    """Everything ``skatdd analyse`` reports for one game (see :meth:`to_json`).
+
+    Attributes:
+        id: the record's ``ID`` or the JSON ``id``.
+        declaration: the contract played (game, hand, announcements).
+        declarer: the declarer's seat.
+        bid: the bid, when known.
+        start: the position before the first card (for rendering; not in JSON).
+        line: the card-by-card analysis.
+        result: the actual result.
+        costs: total cost per seat.
+        first_decisive, decisive_stake: see the module docstring.
+        claim: the judged claim, or ``None``.
+        ending: ``(kind, seat, awarded)`` of an early ending (``SC``, ``RE``,
+            ``TI``, ``LE``; *awarded* is the side given the rest), or ``None``.
+        review: the contract review, or ``None`` when skipped.
+        players: player names by seat (ISS), else empty strings.
+        discard: the declarer's discard (picked-up games), else ``None``.
+        source: ``'iss'`` or ``'json'``.
+        nodes, seconds: search effort for the whole analysis, review included.
+    """
+
+    id: Any
+    declaration: Declaration
+    declarer: int
+    bid: int | None
+    start: Position
+    line: PlayLine
+    result: GameResult
+    costs: list[int]
+    first_decisive: int | None
+    decisive_stake: str | None
+    claim: Claim | None
+    ending: tuple[str, int, str | None] | None
+    review: ContractReview | None
+    players: list[str] = field(default_factory=lambda: ["", "", ""])
+    discard: list[Card] | None = None
+    source: str = "json"
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def game(self) -> Game:
+        return self.declaration.game
+
+    @property
+    def plays(self) -> list[CardAnalysis]:
+        return self.line.plays
+
+    @property
+    def start_value(self) -> int:
+        return self.line.start_value
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of interface.md's ``analyse`` (plus ``id``, ``decisive_stake`` and ``ending``)."""
+        ending = None
+        if self.ending is not None:
+            kind, seat, awarded = self.ending
+            ending = {"kind": kind, "seat": seat, "awarded": awarded}
+        return {
+            "id": self.id,
+            "game": self.game.label,
+            "declarer": self.declarer,
+            "start_value": self.start_value,
+            "plays": [p.to_json() for p in self.plays],
+            "result": self.result.to_json(),
+            "summary": {
+                "costs": list(self.costs),
+                "first_decisive": self.first_decisive,
+                "decisive_stake": self.decisive_stake,
+                "claim": None if self.claim is None else self.claim.to_json(),
+                "ending": ending,
+            },
+            "contract_review": None if self.review is None else self.review.to_json(),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+# --------------------------------------------------------------------------- card by card
+
+
+def _live(pos: Position) -> Mask:
+    """Cards still in a hand or on the table: the ones that decide who wins what."""
+    return pos.hands[0] | pos.hands[1] | pos.hands[2] | mask_of(pos.trick)
+
+
+def _representatives(pos: Position, legal: list[Card]) -> dict[Card, Card]:
+    """Map each legal card to the representative of its equivalence class.
+
+    Two cards of the player to move are equivalent when they are in the same
+    follow group, carry the same card points and no live card of anybody
+    else lies between them in that group's order: swapping them changes no
+    trick's winner or points, so they have the same value.
+    """
+    game = pos.game
+    hand = pos.hands[pos.to_move]
+    live = _live(pos)
+    reps: dict[Card, Card] = {}
+    groups = {follow_group(c, game) for c in legal}
+    for group in groups:
+        members = sorted(cards_of(live & group_mask(group, game)), key=lambda c: power(c, game))
+        rep: Card | None = None
+        for card in members:
+            if not hand >> card & 1:
+                rep = None
+                continue
+            if rep is None or CARD_POINTS[card] != CARD_POINTS[rep]:
+                rep = card
+            reps[card] = rep
+    return {c: reps.get(c, c) for c in legal}
+
+
+def _cost(declarer_moves: bool, before: int, after: int) -> int:
+    return before - after if declarer_moves else after - before
+
+
+class _Walk:
+    """Values positions for :func:`analyse_cards`; one instance per game, sharing *solver*."""
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+
+    # Suit and grand ------------------------------------------------------
+    def optimal(self, child: Position, v: int, declarer_moves: bool) -> bool:
+        """Is the child worth *v* (the parent's value)?  One null-window question."""
+        if declarer_moves:
+            return self.solver.reaches(child, v)
+        return not self.solver.reaches(child, v + 1)
+
+    def points_step(self, pos: Position, v: int, card: Card) -> tuple[int, list[Card]]:
+        """``(value after card, best cards)`` at *pos* whose value is *v*; *pos* ends after *card*."""
+        legal = pos.legal_moves()
+        declarer_moves = pos.to_move == pos.declarer
+        if len(legal) == 1:
+            pos.play(card)
+            return v, legal
+        reps = _representatives(pos, legal)
+        verdict: dict[Card, bool] = {}
+        for c in legal:
+            rep = reps[c]
+            if rep in verdict or rep == reps[card]:
+                continue
+            pos.play(c)
+            verdict[rep] = self.optimal(pos, v, declarer_moves)
+            pos.undo()
+        pos.play(card)
+        after = v if self.optimal(pos, v, declarer_moves) else self.solver.value(pos)
+        assert after is not None
+        verdict[reps[card]] = after == v
+        return after, [c for c in legal if verdict[reps[c]]]
+
+    # Null -----------------------------------------------------------------
+    def null_step(self, pos: Position, v: int | None, card: Card) -> tuple[int, int, list[Card]]:
+        """``(value before, value after, best cards)`` in null; *pos* ends after *card*.
+
+        *v* is the position's value when already known (the previous card's
+        value after), else ``None`` (the first position).
+        """
+        declarer_moves = pos.to_move == pos.declarer
+        values = {c: int(cv.declarer_wins) for c, cv in self.solver.card_values(pos).items()}
+        if v is None:
+            v = max(values.values()) if declarer_moves else min(values.values())
+        pos.play(card)
+        return v, values[card], [c for c, value in values.items() if value == v]
+
+
+def analyse_cards(start: Position, cards: Sequence[Card], *, solver: Solver | None = None,
+                  tt_mb: int = 128) -> PlayLine:
+    """Judge every card of *cards*, played in order from *start* (which is left unchanged).
+
+    Returns a :class:`PlayLine`; see the module docstring for the values,
+    costs and ``best``.  *solver* (reused, with its table) or a new one of
+    *tt_mb* MiB does the searching.  Trick numbers count the tricks completed
+    before *start* (an endgame keeps the game's numbering).
+
+    Raises :class:`~skatdd.errors.IllegalPlayError` naming the card and its
+    index when a card is not held by the seat to move, does not follow suit,
+    or comes after the end of the game.
+    """
+    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    started = time.perf_counter()
+    nodes0 = solver.nodes
+    walk = _Walk(solver)
+    pos = start.copy()
+    null = pos.game.is_null
+    value: int | None = None if null else solver.value(pos)
+    values: list[int] = []
+    plays: list[CardAnalysis] = []
+    for index, card in enumerate(cards):
+        if pos.is_over():
+            why = "the null declarer has already taken a trick" if null and pos.declarer_tricks else (
+                "every card has been played")
+            raise IllegalPlayError(f"card {index + 1} {card_name(card)!r} comes after the end of the game: {why}")
+        seat = pos.to_move
+        declarer_moves = seat == pos.declarer
+        if not pos.legal_moves_mask() >> card & 1:
+            try:
+                pos.play(card)  # raises with the precise reason
+            except IllegalPlayError as exc:
+                raise IllegalPlayError(f"card {index + 1} {card_name(card)!r}: {exc}") from None
+        trick = (30 - pos.cards_left - len(pos.trick)) // 3 + 1  # tricks completed before, plus one
+        if null:
+            before, after, best = walk.null_step(pos, value, card)
+        else:
+            assert value is not None
+            before = value
+            after, best = walk.points_step(pos, value, card)
+        values.append(before)
+        plays.append(CardAnalysis(
+            index=index, trick=trick, seat=seat, card=card, value_before=before, value_after=after,
+            cost=_cost(declarer_moves, before, after), best=tuple(display_sorted(best)), declarer=declarer_moves,
+        ))
+        value = after
+    if value is None:  # null, no card played: value the start itself
+        value = int(solver.declarer_wins(pos))
+    values.append(value)
+    return PlayLine(
+        start_value=values[0], plays=plays, values=values, nodes=solver.nodes - nodes0,
+        seconds=time.perf_counter() - started,
+    )
+
+
+# --------------------------------------------------------------------------- the stake
+
+
+class _Stakes:
+    """The result at stake in each position of a suit or grand game (module docstring)."""
+
+    def __init__(self, solver: Solver, declaration: Declaration, matadors: int, bid: int | None) -> None:
+        self.solver = solver
+        self.declaration = declaration
+        self.matadors = matadors
+        self.bid = bid
+
+    def __call__(self, pos: Position, value: int) -> tuple[bool, str | None, str | None]:
+        """``(declarer wins, schneider, schwarz)`` if *pos*, worth *value*, were played out double-dummy."""
+        tricks: int | None = None
+        if value == 120 and pos.defender_tricks == 0 and self.solver.declarer_takes_all(pos):
+            tricks = 10
+        elif pos.declarer_tricks == 0 and value == pos.skat_points and self.solver.defenders_take_all(pos):
+            tricks = 0
+        score = score_game(self.declaration, matadors=self.matadors, points=value, tricks=tricks, bid=self.bid)
+        return score.declarer_wins, score.schneider, score.schwarz
+
+
+def find_first_decisive(start: Position, line: PlayLine, *, declaration: Declaration, matadors: int,
+                        bid: int | None, solver: Solver) -> tuple[int | None, str | None]:
+    """``(index, stake)`` of the first decisive card of *line*, or ``(None, None)`` (module docstring).
+
+    *declaration*, *matadors* and *bid* define the score that decides the
+    stake in suit and grand; *solver* answers the few schwarz questions.
+    """
+    if start.game.is_null:
+        for play in line.plays:
+            if play.cost:
+                return play.index, "win"
+        return None, None
+    stake_of = _Stakes(solver, declaration, matadors, bid)
+    pos = start.copy()
+    stakes = [stake_of(pos, line.values[0])]
+    for play in line.plays:
+        pos.play(play.card)
+        stakes.append(stake_of(pos, play.value_after))
+    for level, name in enumerate(STAKES):
+        for play in line.plays:
+            if stakes[play.index][level] != stakes[play.index + 1][level]:
+                return play.index, name
+    return None, None
+
+
+def _costs(plays: Iterable[CardAnalysis]) -> list[int]:
+    costs = [0, 0, 0]
+    for play in plays:
+        costs[play.seat] += play.cost
+    return costs
+
+
+# --------------------------------------------------------------------------- ISS records
+
+
+def _claim(record: IssGame, start: Position, line: PlayLine, solver: Solver, complete: bool) -> Claim | None:
+    """Judge the declarer's claim that ended *record* early (module docstring), or ``None``."""
+    claims = [e for e in record.events if e.kind == "SC"]
+    if not claims or complete:
+        return None
+    event = claims[0]
+    index = sum(1 for move in record.play_moves if move < event.move)
+    pos = start.copy()
+    for play in line.plays[:index]:
+        pos.play(play.card)
+    if pos.game.is_null:
+        correct = solver.declarer_wins(pos)
+    else:
+        # "Every remaining trick": whatever the defenders took before the claim.
+        pos.defender_tricks = 0
+        correct = solver.declarer_takes_all(pos)
+    return Claim(seat=event.seat, correct=correct, index=index, value=line.values[index])
+
+
+def _review(hands: list[Mask], skat: Mask, declarer: int, bid: int | None, solver: Solver,
+            declaration: Declaration, discard: list[Card] | None, score: int | None) -> ContractReview:
+    report = best_contracts(hands, skat, declarer, bid=bid, solver=solver)
+    return ContractReview(report=report, declaration=declaration, discard=discard, score=score)
+
+
+def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: int = 128,
+                review: bool = True) -> GameAnalysis:
+    """Analyse one ISS game record (an :class:`~skatdd.iss.IssGame` or its text).
+
+    The cards are those of the record as far as they were played; the result
+    is :func:`skatdd.iss.replay`'s, so ``result.score`` equals the record's
+    ``v:``.  *review* adds the contract review over the hands and skat as
+    dealt (when the record hides some of them: the declarer's ten cards and
+    the discard).
+
+    Raises :class:`~skatdd.errors.ISSFormatError` for a malformed record, one
+    in which no game was played (passed, or a penalty in the bidding), one
+    that hides cards that matter, has an illegal card play, or stops early
+    without an ending that settles the rest.
+    """
+    started = time.perf_counter()
+    if isinstance(record, str):
+        record = parse_iss(record)
+    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    nodes0 = solver.nodes
+    played: Replay = replay(record)  # checks every play and the claims; raises for passed games
+    declaration = record.declaration
+    declarer = record.declarer
+    assert declaration is not None and declarer is not None  # replay() checked both
+    start = record.start_position()
+    line = analyse_cards(start, [card for _, card in record.plays], solver=solver)
+    first, stake = find_first_decisive(start, line, declaration=declaration, matadors=played.matadors,
+                                       bid=record.bid, solver=solver)
+    result = GameResult(
+        declarer_points=played.declarer_points, declarer_tricks=played.declarer_tricks,
+        declarer_wins=played.declarer_wins, score=played.score.score, complete=played.complete,
+    )
+    ending = None
+    if record.ending is not None and not played.complete:
+        ending = (record.ending[0], record.ending[1], played.awarded)
+    claim = _claim(record, start, line, solver, played.complete)
+    contract_review = None
+    if review:
+        if record.hidden_cards == 0:
+            hands, skat = [mask_of(h) for h in record.hands], mask_of(record.skat)
+        else:
+            hands, skat = record.start_hands(), record.skat_for_declarer()
+        contract_review = _review(hands, skat, declarer, record.bid, solver, declaration, record.discard,
+                                  result.score)
+    return GameAnalysis(
+        id=record.id, declaration=declaration, declarer=declarer, bid=record.bid, start=start, line=line,
+        result=result, costs=_costs(line.plays), first_decisive=first, decisive_stake=stake, claim=claim,
+        ending=ending, review=contract_review, players=list(record.players),
+        discard=list(record.discard) if record.discard is not None else None, source="iss",
+        nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
+    )
+
+
+# --------------------------------------------------------------------------- JSON deals
+
+
+def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, tt_mb: int = 128,
+                 review: bool = True) -> GameAnalysis:
+    """Analyse a JSON deal: ``hands`` at the start, ``skat``, ``played`` and the declaration.
+
+    The spec must describe a game from its first card: ten-card hands (with
+    or without ``played``).  The result is scored from the spec's
+    declaration and bid when the play reached the end.  *review* adds the
+    contract review over the declarer's ten cards plus ``skat`` (skipped for
+    a null deal without skat, whose twelve cards are unknown).
+
+    Raises :class:`~skatdd.errors.DealFormatError` for a position that does
+    not start at the first card, and the spec's own validation errors
+    (:class:`~skatdd.errors.IllegalPlayError` for a bad card in ``played``,
+    :class:`~skatdd.errors.ScoringError` for a declaration that cannot be
+    scored).
+    """
+    started = time.perf_counter()
+    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    nodes0 = solver.nodes
+    start = spec.start_position()  # validates the spec, played cards included
+    if start.trick or any(h.bit_count() != 10 for h in start.hands):
+        raise DealFormatError(
+            "analyse needs a whole game: 'hands' must be the ten-card hands before the first card, "
+            "with the cards played since in 'played'"
+        )
+    declaration = spec.declaration()
+    declarer = spec.declarer
+    twelve = start.hands[declarer] | spec.skat
+    matadors = 0 if spec.game.is_null or twelve.bit_count() != 12 else count_matadors(spec.game, twelve)
+    line = analyse_cards(start, spec.played, solver=solver)
+    final = start.copy()
+    for card in spec.played:
+        final.play(card)
+    complete = final.is_over()
+    points = final.declarer_points + points_of(spec.skat)
+    wins: bool | None = None
+    score: int | None = None
+    if complete:
+        if spec.game.is_null:
+            scored = score_game(declaration, tricks=final.declarer_tricks, bid=spec.bid)
+        else:
+            scored = score_game(declaration, matadors=matadors, points=points, tricks=final.declarer_tricks,
+                                bid=spec.bid)
+        wins, score = scored.declarer_wins, scored.score
+    elif spec.game.is_null and spec.bid is not None:
+        score_game(declaration, tricks=0, bid=spec.bid)  # a null below the bid cannot be declared
+    first, stake = find_first_decisive(start, line, declaration=declaration, matadors=matadors, bid=spec.bid,
+                                       solver=solver)
+    result = GameResult(declarer_points=points, declarer_tricks=final.declarer_tricks, declarer_wins=wins,
+                        score=score, complete=complete)
+    contract_review = None
+    if review and spec.skat.bit_count() == 2:
+        discard = None if declaration.hand else display_sorted(cards_of(spec.skat))
+        contract_review = _review(list(start.hands), spec.skat, declarer, spec.bid, solver, declaration, discard,
+                                  score)
+    return GameAnalysis(
+        id=spec.id, declaration=declaration, declarer=declarer, bid=spec.bid, start=start, line=line,
+        result=result, costs=_costs(line.plays), first_decisive=first, decisive_stake=stake, claim=None,
+        ending=None, review=contract_review,
+        discard=None if declaration.hand or not spec.skat else display_sorted(cards_of(spec.skat)),
+        source="json", nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
+    )
+
+
+def analyse_text(text: str, *, solver: Solver | None = None, tt_mb: int = 128, review: bool = True) -> GameAnalysis:
+    """Analyse one game given as text: an ISS record (``(;`` first) or a JSON deal object (``{`` first).
+
+    Blank lines and lines starting with ``#`` are ignored.  Raises a
+    :class:`~skatdd.errors.SkatddError` subclass for bad input, and
+    :class:`~skatdd.errors.DealFormatError` for text that is neither form.
+    """
+    body = "\n".join(ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
+    body = body.strip().lstrip("\ufeff")
+    if body.startswith("(;"):
+        records = [ln for ln in body.splitlines() if ln.lstrip().startswith("(;")]
+        if len(records) > 1:
+            raise ISSFormatError(f"the input holds {len(records)} ISS records: expected one")
+        return analyse_iss(body, solver=solver, review=review, tt_mb=tt_mb)
+    if body.startswith("{"):
+        return analyse_spec(position_from_json(body), solver=solver, review=review, tt_mb=tt_mb)
+    shown = body[:40] + ("..." if len(body) > 40 else "")
+    raise DealFormatError(
+        f"{shown!r} is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
+        "or a JSON deal object with 'played'"
+    )
+
+
+# --------------------------------------------------------------------------- many games
+
+
+def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
+    return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
+
+
+def _ident(text: str) -> Any:
+    """The ``id`` of a line before it is analysed, for error records (best effort, never raises)."""
+    try:
+        if text.startswith("(;"):
+            _, sep, rest = text.partition("ID[")
+            return (rest.partition("]")[0] or None) if sep else None
+        obj = json.loads(text)
+        return obj.get("id") if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):
+        return None
+
+
+def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True) -> LineOutcome:
+    """Analyse one line of a file of games and return its record; never raises for bad input.
+
+    The record is :meth:`GameAnalysis.to_json` for an analysed game,
+    ``{"line", "id", "skipped"}`` (kind ``ok``) for an ISS record in which no
+    game was played, ``{"line", "id", "error"}`` of kind ``input`` for bad
+    input and of kind ``internal`` for anything else (a bug).
+    """
+    ident: Any = None
+    try:
+        if isinstance(raw, bytes):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return _error(line, None, f"line is not UTF-8 text: {exc}", INPUT_ERROR)
+        else:
+            text = raw
+        text = text.strip().lstrip("\ufeff")
+        ident = _ident(text)
+        if text.startswith("(;"):
+            record = parse_iss(text)
+            ident = record.id
+            if record.declaration is None:
+                try:
+                    record.start_position()  # raises the "no game was played" message
+                except ISSFormatError as exc:
+                    return LineOutcome(line, {"line": line, "id": ident, "skipped": " ".join(str(exc).split())})
+            analysis = analyse_iss(record, solver=solver, review=review)
+        else:
+            analysis = analyse_text(text, solver=solver, review=review)
+    except SkatddError as exc:
+        return _error(line, ident, str(exc), INPUT_ERROR)
+    except Exception as exc:  # a bug must not cost the other lines their results
+        return _error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
+    return LineOutcome(line, analysis.to_json())
+
+
+_worker_solver: Solver | None = None
+_worker_review = True
+
+
+def _init_worker(tt_mb: int, review: bool) -> None:
+    """Per-process setup: ignore Ctrl-C (the parent handles it) and build the worker's one Solver."""
+    global _worker_solver, _worker_review
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_solver = Solver(tt_mb=tt_mb)
+    _worker_review = review
+
+
+def _work(line: int, raw: bytes | str) -> LineOutcome:
+    assert _worker_solver is not None, "worker not initialised"
+    return analyse_line(_worker_solver, line, raw, _worker_review)
+
+
+def _executor(jobs: int, tt_mb: int, review: bool) -> ProcessPoolExecutor:
+    """A pool of *jobs* workers: 'fork' on Linux (cheap, safe here), else 'spawn'."""
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+    else:
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                               initargs=(tt_mb, review))
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Cancel queued work and terminate the workers now (they ignore SIGINT)."""
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in workers:
+        proc.join(timeout=5)
+
+
+def _run_pool(items: Iterator[tuple[int, bytes | str]], jobs: int, tt_mb: int, review: bool,
+              emit: Callable[[LineOutcome], None]) -> None:
+    """Analyse *items* on *jobs* workers, calling *emit* in input order; at most ``jobs * WINDOW`` in flight."""
+    executor = _executor(jobs, tt_mb, review)
+    pending: deque[tuple[int, bytes | str, Future[LineOutcome]]] = deque()
+    limit = jobs * WINDOW
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < limit:
+                try:
+                    line, raw = next(items)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending.append((line, raw, executor.submit(_work, line, raw)))
+            if not pending:
+                break
+            line, raw, future = pending.popleft()
+            try:
+                outcome = future.result()
+            except BrokenProcessPool as exc:
+                # A worker died: report the line at the head, resubmit the rest to a fresh pool.
+                outcome = _error(line, None, f"internal error: the worker process died ({exc})", INTERNAL_ERROR)
+                executor.shutdown(wait=False, cancel_futures=True)
+                executor = _executor(jobs, tt_mb, review)
+                pending = deque((ln, rw, executor.submit(_work, ln, rw)) for ln, rw, _ in pending)
+            emit(outcome)
+    except BaseException:
+        _stop(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
+                  emit: Callable[[LineOutcome], None]) -> BatchSummary:
+    """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
+
+    Each line is an ISS record or a JSON deal object (:func:`analyse_line`).
+    *jobs* ``1`` works in this process with one Solver; more uses that many
+    worker processes, one Solver (of *tt_mb* MiB) each.  *emit* gets each
+    record as soon as it and every earlier one are done.  Returns the
+    counts (``exit_code`` 2 when a line had bad input, 1 for an internal
+    failure); raises ``ValueError`` for *jobs* < 1 and re-raises
+    :class:`KeyboardInterrupt` after stopping the workers.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    summary = BatchSummary()
+    started = time.perf_counter()
+
+    def record(outcome: LineOutcome) -> None:
+        summary.lines += 1
+        if outcome.kind == INPUT_ERROR:
+            summary.input_errors += 1
+            summary.error_lines.append(outcome.line)
+        elif outcome.kind == INTERNAL_ERROR:
+            summary.internal_errors += 1
+            summary.error_lines.append(outcome.line)
+        elif outcome.kind == OK:
+            summary.nodes += int(outcome.record.get("nodes", 0))
+        emit(outcome)
+
+    try:
+        if jobs == 1:
+            solver = Solver(tt_mb=tt_mb)
+            for line, raw in items:
+                record(analyse_line(solver, line, raw, review))
+        else:
+            _run_pool(iter(items), jobs, tt_mb, review, record)
+    finally:
+        summary.seconds = time.perf_counter() - started
+    return summary

@@ -1,0 +1,403 @@
+"""``skatdd analyse``: the double-dummy cost of every card of a played game (interface.md; issue 5).
+
+GAME is one of:
+
+* an ISS game record, given as text or as a file holding it;
+* a JSON deal object with ``played`` (``hands`` the ten-card hands at the
+  start, ``skat`` the skat or discard, ``game``, ``declarer``, and optionally
+  ``hand``, ``announce``, ``bid``), as text or a file;
+* a file (or ``-``, stdin) holding many games, one per line, each an ISS
+  record or a JSON deal object: a file is read this way as soon as two of
+  its lines start with ``(;`` or ``{``.  Blank lines and lines starting with
+  ``#`` are skipped (they keep the line numbering).
+
+One game prints a readable trick-by-trick report (``--json``: one JSON
+object).  A file of games always prints JSON lines, one per game line in
+input order, each flushed as soon as it and every line before it are done;
+``--jobs N`` (default: every core) analyses on N worker processes with one
+solver each, and a progress bar goes to stderr when it is a terminal.  There
+a line that cannot be analysed yields ``{"line": N, "id": ..., "error":
+"..."}`` and a message on stderr, and the exit status is 2 after every other
+line is done; an ISS record in which no game was played (everyone passed)
+yields ``{"line": N, "id": ..., "skipped": "..."}`` and is not an error.
+For a single game, bad input (a malformed record, bad JSON, an illegal card,
+a passed game) exits 2 with a one-line message naming the token.
+
+``--no-review`` skips the contract review (``contract_review`` is then
+``null``), which is the slow part: it searches every contract and discard.
+The analysis itself lives in :mod:`skatdd.analyse`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from itertools import chain
+from typing import IO, Iterable, Iterator
+
+import click
+
+from ..analyse import GameAnalysis, analyse_lines, analyse_text
+from ..batch import LineOutcome, default_jobs
+from ..cards import CARD_POINTS, card_symbol
+from ..errors import SkatddError
+from ..position import Position
+from ..report import card_list, position_lines
+from ..rules import SEAT_NAMES
+from ..solve import Solver
+from .batch import Progress
+from .common import emit_json, json_option, tt_option
+from .solve import InputError
+
+__all__ = ["command", "analysis_lines"]
+
+_W = max(len(name) for name in SEAT_NAMES) + 2  # "middlehand*"
+
+
+# --------------------------------------------------------------------------- readable report
+
+
+def _value_text(analysis: GameAnalysis, value: int) -> str:
+    if analysis.game.is_null:
+        return "win" if value else "loss"
+    return str(value)
+
+
+def _seat(seat: int, analysis: GameAnalysis) -> str:
+    return SEAT_NAMES[seat] + ("*" if seat == analysis.declarer else "")
+
+
+def _who(seat: int, analysis: GameAnalysis) -> str:
+    name = SEAT_NAMES[seat] + (" (declarer)" if seat == analysis.declarer else "")
+    player = analysis.players[seat] if seat < len(analysis.players) else ""
+    return f"{name} [{player}]" if player else name
+
+
+def _verdict(analysis: GameAnalysis, value: int) -> str:
+    if analysis.game.is_null:
+        return "the declarer wins: he can avoid every trick" if value else "the declarer loses: he must take a trick"
+    text = f"{value} card points for the declarer"
+    if value >= 90:
+        text += " (the defenders schneider)"
+    elif value <= 30:
+        text += " (the declarer schneider)"
+    return text
+
+
+def _header(analysis: GameAnalysis) -> list[str]:
+    out = []
+    if analysis.source == "iss":
+        names = ", ".join(f"{SEAT_NAMES[s]} {analysis.players[s] or '?'}" for s in range(3))
+        out.append(f"ISS game {analysis.id or '?'}: {names}")
+    elif analysis.id is not None:
+        out.append(f"Game {analysis.id}")
+    contract = str(analysis.declaration)
+    parts = [f"{contract[0].upper()}{contract[1:]}", f"declarer {_who(analysis.declarer, analysis)}"]
+    if analysis.bid is not None:
+        parts.append(f"bid {analysis.bid}")
+    if analysis.discard is not None:
+        parts.append(f"discard {card_list(analysis.discard)}")
+    elif analysis.declaration.hand:
+        parts.append("hand game")
+    out.append(", ".join(parts))
+    out.append("")
+    out.extend(position_lines(analysis.start))
+    out.append("")
+    out.append(f"Double-dummy at the start: {_verdict(analysis, analysis.start_value)}")
+    return out
+
+
+def _table(analysis: GameAnalysis) -> list[str]:
+    """One row per card, one line after each completed trick."""
+    null = analysis.game.is_null
+    out = [f"  {'card':>4} {'trick':>5}  {'player':<{_W}} {'':<4} {'before':>6} {'after':>6} {'cost':>5}",]
+    pos: Position = analysis.start.copy()
+    for play in analysis.plays:
+        mark = ""
+        if play.cost:
+            mark = "??" if play.index == analysis.first_decisive else "?"
+        trick = f"{play.trick:>5}" if not pos.trick else " " * 5
+        row = (f"  {play.index + 1:>4} {trick}  {_seat(play.seat, analysis):<{_W}} {card_symbol(play.card):<4} "
+               f"{_value_text(analysis, play.value_before):>6} {_value_text(analysis, play.value_after):>6} "
+               f"{play.cost:>5} {mark:<2}")
+        if play.cost:
+            row += f"  best: {card_list(play.best)}"
+        out.append(row.rstrip())
+        trick_cards = pos.trick + [play.card]
+        winner = pos.play(play.card)
+        if winner is not None:
+            side = "declarer" if winner == analysis.declarer else "defenders"
+            if null:
+                tail = f"declarer's tricks {pos.declarer_tricks}"
+            else:
+                tail = (f"{sum(CARD_POINTS[c] for c in trick_cards)} points, "
+                        f"declarer {pos.value_so_far}")
+            out.append(f"  {'':>4} {'':>5}  -> {SEAT_NAMES[winner]} ({side}) wins the trick: {tail}")
+    if len(out) == 1:
+        return ["No card was played."]
+    return out
+
+
+def _stake_text(analysis: GameAnalysis) -> str:
+    if analysis.first_decisive is None:
+        if analysis.game.is_null:
+            return "Decisive card: none (no card turned the result)"
+        return "Decisive card: none (no card changed win, schneider or schwarz)"
+    play = analysis.plays[analysis.first_decisive]
+    who = f"card {play.index + 1}, {SEAT_NAMES[play.seat]} {card_symbol(play.card)} in trick {play.trick}"
+    if analysis.game.is_null:
+        change = "turned the declarer's win into a loss" if play.declarer else "turned the declarer's loss into a win"
+    else:
+        change = (f"changed the {analysis.decisive_stake}: "
+                  f"{play.value_before} -> {play.value_after} card points for the declarer")
+    return f"First decisive card (??): {who}: {change}"
+
+
+def _ending_lines(analysis: GameAnalysis) -> list[str]:
+    if analysis.ending is None:
+        return []
+    kind, seat, awarded = analysis.ending
+    what = {"SC": "claimed the rest", "RE": "resigned", "TI": "timed out", "LE": "left the table"}[kind]
+    text = f"Ending: {_who(seat, analysis)} {what}"
+    if awarded is not None:
+        text += f"; the untaken tricks went to the {awarded}"
+    out = [text]
+    claim = analysis.claim
+    if claim is not None:
+        where = f"after card {claim.index}" if claim.index else "before the first card"
+        if analysis.game.is_null:
+            rule = "he takes no further trick double-dummy" if claim.correct else (
+                "the defenders can force a trick on him")
+        else:
+            rule = "he takes every remaining trick double-dummy" if claim.correct else (
+                "the defenders can take a trick")
+        verdict = "correct" if claim.correct else "wrong"
+        out.append(f"Claim {where}: {verdict}: {rule} "
+                   f"(double-dummy value there: {_value_text(analysis, claim.value)})")
+    return out
+
+
+def _review_lines(analysis: GameAnalysis) -> list[str]:
+    review = analysis.review
+    if review is None:
+        return []
+    best = review.report.best
+
+    def contract(label: str, discard: list[int] | None, hand: bool) -> str:
+        if discard:
+            return f"{label}, discard {card_list(discard)}"
+        return label if hand else f"{label}, picked up"
+
+    played = contract(str(review.declaration), review.discard, review.declaration.hand)
+    score = "unfinished" if review.score is None else f"score {review.score}"
+    if best.value is not None:
+        outcome = f"{best.value} card points double-dummy, {'wins' if best.declarer_wins else 'loses'}"
+    else:
+        outcome = f"double-dummy {'wins' if best.declarer_wins else 'loses'}"
+    bid = f", bid {review.report.bid}" if review.report.bid is not None else ""
+    out = [
+        f"Contract review ({SEAT_NAMES[analysis.declarer]}'s best contract with these twelve cards{bid}):",
+        f"  played  {played}: {score}",
+        f"  best    {contract(best.label, best.discard, best.hand)}: {outcome}: score {best.score}",
+    ]
+    if review.score is not None and best.score != review.score:
+        diff = best.score - review.score
+        out.append(f"  the best contract scores {abs(diff)} {'more' if diff > 0 else 'less'} double-dummy")
+    return out
+
+
+def analysis_lines(analysis: GameAnalysis) -> list[str]:
+    """The readable report of ``skatdd analyse``, one string per line.
+
+    The contract and the hands at the start, the double-dummy value there,
+    one row per card (number, trick, player -- ``*`` the declarer --, card,
+    value before and after, cost; ``?`` marks a card with a cost, ``??`` the
+    first decisive one, and a mistake lists the best cards), a line after
+    every trick with its winner and points, then the result, the cost per
+    player, the decisive card, the ending and claim, and the contract review.
+    """
+    out = _header(analysis)
+    out.append("")
+    out.extend(_table(analysis))
+    out.append("")
+    result = analysis.result
+    null = analysis.game.is_null
+    if result.score is None:
+        out.append(f"Result: unfinished after {len(analysis.plays)} cards "
+                   f"(declarer {result.declarer_points} card points with the skat, {result.declarer_tricks} tricks)")
+    else:
+        won = "wins" if result.declarer_wins else "loses"
+        if null:
+            out.append(f"Result: the declarer {won} ({result.declarer_tricks} tricks): score {result.score}")
+        else:
+            out.append(f"Result: the declarer {won} with {result.declarer_points} card points (skat included), "
+                       f"{result.declarer_tricks} tricks: score {result.score}")
+    unit = "decisive cards" if null else "card points given away"
+    costs = ", ".join(f"{_who(s, analysis)} {analysis.costs[s]}" for s in range(3))
+    out.append(f"Cost per player ({unit}): {costs}")
+    out.append(_stake_text(analysis))
+    out.extend(_ending_lines(analysis))
+    review = _review_lines(analysis)
+    if review:
+        out.append("")
+        out.extend(review)
+    out.append("")
+    timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
+    if analysis.review is not None:
+        timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    out.append(timing)
+    return out
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _is_record(raw: bytes) -> bool:
+    head = raw.lstrip().lstrip(b"\xef\xbb\xbf").lstrip()
+    return head.startswith(b"(;") or head.startswith(b"{")
+
+
+def _game_lines(raws: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, raw)`` for each line that is neither blank nor a ``#`` comment; numbers count from 1."""
+    for number, raw in enumerate(raws, start=1):
+        text = raw.strip()
+        if text and not text.startswith(b"#"):
+            yield number, raw
+
+
+def _peek(stream: IO[bytes]) -> tuple[list[bytes], bool]:
+    """Read *stream* until two lines start a game (or to its end): ``(lines read, many games?)``."""
+    buffered: list[bytes] = []
+    found = 0
+    for raw in stream:
+        buffered.append(raw)
+        if _is_record(raw):
+            found += 1
+            if found >= 2:
+                return buffered, True
+    return buffered, False
+
+
+def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAnalysis:
+    try:
+        return analyse_text(text, solver=Solver(tt_mb=tt_mb), review=review)
+    except SkatddError as exc:
+        message = " ".join(str(exc).split())
+        raise InputError(f"{where}: {message}" if where else message) from None
+
+
+def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
+          review: bool) -> None:
+    workers = jobs if jobs is not None else default_jobs()
+    if total:
+        workers = min(workers, total)
+    stderr = click.get_text_stream("stderr")
+    progress = Progress(stderr, total) if stderr.isatty() else None
+    out = click.get_text_stream("stdout")
+
+    def emit(outcome: LineOutcome) -> None:
+        out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
+        out.flush()
+        if outcome.is_error:
+            text = f"Error: line {outcome.line}: {outcome.record['error']}"
+            if progress is not None:
+                progress.message(text)
+            else:
+                stderr.write(text + "\n")
+                stderr.flush()
+        if progress is not None:
+            progress.update(outcome)
+
+    try:
+        summary = analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.clear()
+        click.echo("Interrupted: the lines written so far are complete.", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
+    if progress is not None:
+        progress.close()
+    if summary.exit_code:
+        bad = summary.input_errors + summary.internal_errors
+        shown = ", ".join(map(str, summary.error_lines[:10])) + (", ..." if bad > 10 else "")
+        click.echo(f"Error: {bad} of {summary.lines} games could not be analysed "
+                   f"(line{'s' if bad != 1 else ''} {shown})", err=True)
+        sys.exit(summary.exit_code)
+
+
+@click.command("analyse")
+@click.argument("game", metavar="GAME")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="For a file of games: worker processes, one solver each [default: every core].")
+@click.option("--no-review", is_flag=True,
+              help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+@json_option
+@tt_option
+def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int) -> None:
+    """Analyse a played game card by card: the double-dummy cost of every card.
+
+    GAME is an ISS game record or a JSON deal with "played" (text or a file),
+    or a file ('-': stdin) of such games, one per line; a file of games
+    prints JSON lines in input order (see --jobs).
+
+    For every card: the double-dummy value before and after it (suit and
+    grand: the declarer's final card points; null: 1 win, 0 loss), its cost
+    to its own side and the best cards.  Then the result, each player's total
+    cost, the first decisive card, a claim's verdict and the contract review.
+
+    \b
+    Examples:
+      skatdd analyse examples/game.iss
+      skatdd analyse examples/game.iss --json --no-review
+      skatdd analyse archive.iss --jobs 2 > analyses.jsonl
+    """
+    review = not no_review
+    if game == "-":
+        stream: IO[bytes] = click.get_binary_stream("stdin")
+        path = None
+    elif game.lstrip().startswith(("(;", "{")):
+        analysis = _single(game, tt_mb=tt_mb, review=review, where=None)
+        _print(analysis, as_json)
+        return
+    elif os.path.isfile(game):
+        try:
+            stream = open(game, "rb")
+        except OSError as exc:
+            raise InputError(f"cannot read GAME file {game!r}: {exc.strerror or exc}") from None
+        path = game
+    else:
+        shown = game if len(game) <= 60 else game[:57] + "..."
+        raise InputError(
+            f"GAME {shown!r} is neither a file nor a game: expected an ISS record '(;GM[Skat]...;)', "
+            "a JSON deal object, a file holding either, or '-' for stdin"
+        )
+    try:
+        head, many = _peek(stream)
+        if not many:
+            raw = b"".join(chain(head, stream))
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
+            analysis = _single(text, tt_mb=tt_mb, review=review, where=path)
+            _print(analysis, as_json)
+            return
+        total = None
+        if path is not None:
+            with open(path, "rb") as fh:
+                total = sum(1 for _ in _game_lines(fh))
+        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review)
+    finally:
+        if path is not None:
+            stream.close()
+
+
+def _print(analysis: GameAnalysis, as_json: bool) -> None:
+    if as_json:
+        emit_json(analysis.to_json())
+    else:
+        click.echo("\n".join(analysis_lines(analysis)))
