@@ -92,7 +92,9 @@ def _header(analysis: GameAnalysis) -> list[str]:
     elif analysis.id is not None:
         out.append(f"Game {analysis.id}")
     contract = str(analysis.declaration)
-    parts = [f"{contract[0].upper()}{contract[1:]}", f"declarer {_who(analysis.declarer, analysis)}"]
+    player = analysis.players[analysis.declarer] if analysis.declarer < len(analysis.players) else ""
+    declarer = SEAT_NAMES[analysis.declarer] + (f" ({player})" if player else "")
+    parts = [f"{contract[0].upper()}{contract[1:]}", f"declarer {declarer}"]
     if analysis.bid is not None:
         parts.append(f"bid {analysis.bid}")
     if analysis.discard is not None:
@@ -110,7 +112,7 @@ def _header(analysis: GameAnalysis) -> list[str]:
 def _table(analysis: GameAnalysis) -> list[str]:
     """One row per card, one line after each completed trick."""
     null = analysis.game.is_null
-    out = [f"  {'card':>4} {'trick':>5}  {'player':<{_W}} {'':<4} {'before':>6} {'after':>6} {'cost':>5}",]
+    out = [f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"]
     pos: Position = analysis.start.copy()
     for play in analysis.plays:
         mark = ""
@@ -202,7 +204,8 @@ def _review_lines(analysis: GameAnalysis) -> list[str]:
     ]
     if review.score is not None and best.score != review.score:
         diff = best.score - review.score
-        out.append(f"  the best contract scores {abs(diff)} {'more' if diff > 0 else 'less'} double-dummy")
+        out.append(f"  the best contract scores {abs(diff)} {'more' if diff > 0 else 'less'} (double-dummy) "
+                   "than the game played")
     return out
 
 
@@ -370,7 +373,7 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
             raise InputError(f"cannot read GAME file {game!r}: {exc.strerror or exc}") from None
         path = game
     else:
-        shown = game if len(game) <= 60 else game[:57] + "..."
+        shown = game if len(game) <= 120 else game[:50] + "..." + game[-50:]
         raise InputError(
             f"GAME {shown!r} is neither a file nor a game: expected an ISS record '(;GM[Skat]...;)', "
             "a JSON deal object, a file holding either, or '-' for stdin"
