@@ -130,6 +130,10 @@ cdef void init_blocks(Search* s) noexcept nogil:
         c += 1
 
 
+cdef int MOD3[6]
+MOD3[:] = [0, 1, 2, 0, 1, 2]
+
+
 cdef inline int weight_of(const Search* s, uint32_t cards) noexcept nogil:
     return (s.weight_byte[0][cards & 0xFF] + s.weight_byte[1][(cards >> 8) & 0xFF]
             + s.weight_byte[2][(cards >> 16) & 0xFF] + s.weight_byte[3][cards >> 24])
@@ -169,73 +173,73 @@ cdef inline int next_above(const Search* s, int c, uint32_t live) noexcept nogil
     return bit_index(above)
 
 
-cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t live) noexcept nogil:
+ctypedef struct LeadInfo:
+    uint32_t ally_hands          # the partner's cards (0 for the declarer)
+    uint32_t scorer_hands        # cards of the scoring side (null: the declarer's)
+    uint32_t opp_ruffs           # bit g: an opponent is void in group g and holds a trump
+    uint32_t ally_ruffs          # bit g: the partner is void in group g and holds a trump
+    bint wants                   # the mover's side wants to win tricks
+
+
+cdef inline void lead_info(const Search* s, int seat, LeadInfo* info) noexcept nogil:
+    cdef int k, g
+    cdef uint32_t trumps = s.lay.trump_mask
+    info.ally_hands = 0
+    info.scorer_hands = 0
+    info.opp_ruffs = 0
+    info.ally_ruffs = 0
+    info.wants = s.scorer[seat] == s.maxer[seat]
+    for k in range(3):
+        if s.scorer[k]:
+            info.scorer_hands |= s.hand[k]
+        if k == seat:
+            continue
+        if s.scorer[k] == s.scorer[seat]:
+            info.ally_hands |= s.hand[k]
+        if trumps and (s.hand[k] & trumps):
+            for g in range(4):
+                if (s.hand[k] & s.lay.group_mask[g]) == 0:
+                    if s.scorer[k] == s.scorer[seat]:
+                        info.ally_ruffs |= 1 << g
+                    else:
+                        info.opp_ruffs |= 1 << g
+
+
+cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t live, const LeadInfo* info) noexcept nogil:
     """Ordering score of leading *c* (higher first).
 
     A side that wants tricks cashes sure winners (top card of a group that no
-    opponent can ruff), then leads trumps from the top, then low cards; a side
-    that wants to lose tricks (null declarer) leads its lowest cards.
+    opponent can ruff), then leads low to the partner's top card or to his
+    ruff, then trumps from the top, then low cards; it avoids suits an
+    opponent ruffs.  A null declarer leads low; null defenders lead low into
+    a group where the declarer must follow with a higher card.
     """
-    cdef uint32_t group = s.lay.group_mask[s.lay.group_of[c]]
-    cdef uint32_t opp_hands = 0, ally_hands = 0
-    cdef int k
-    cdef bint wants = s.scorer[seat] == s.maxer[seat]
-    for k in range(3):
-        if k != seat:
-            if s.scorer[k] == s.scorer[seat]:
-                ally_hands |= s.hand[k]
-            else:
-                opp_hands |= s.hand[k]
-    if not wants:
+    cdef int g = s.lay.group_of[c]
+    cdef uint32_t group = s.lay.group_mask[g]
+    cdef bint is_trump = group == s.lay.trump_mask
+    if not info.wants:
         if s.scorer[seat]:
-            return -(c & 31) * 4 - s.weight[c]          # null declarer: lead low
-        # null defenders: lead low into a group where the declarer must follow above
-        for k in range(3):
-            if s.scorer[k] and (s.hand[k] & group):
-                if bit_index(s.hand[k] & group) > c:
-                    return 2000 - (c & 31)
-                return 1000 - (c & 31)
+            return -(c & 31) * 4 - s.weight[c]
+        if info.scorer_hands & group:
+            if bit_index(info.scorer_hands & group) > c:
+                return 2000 - (c & 31)
+            return 1000 - (c & 31)
         return -(c & 31)
     if nxt < 0:
-        if group == s.lay.trump_mask:
+        if is_trump:
             return 3000 + s.weight[c]
-        # top of a plain suit: sure unless an opponent is void there and holds a trump
-        for k in range(3):
-            if s.scorer[k] != s.scorer[seat] and (s.hand[k] & group) == 0 and (s.hand[k] & s.lay.trump_mask) != 0:
-                return -500 - s.weight[c]
+        if (info.opp_ruffs >> g) & 1:
+            return -500 - s.weight[c]
         return 4000 + s.weight[c]
-    if (ally_hands >> high_bit(live & group)) & 1:
-        # partner holds the top of this group: lead low to him
+    if (info.ally_hands >> high_bit(live & group)) & 1:
         return 2000 - s.weight[c]
-    if group == s.lay.trump_mask:
+    if is_trump:
         return 1000 + (c & 31) - 4 * s.weight[c]
-    for k in range(3):
-        if k != seat and (s.hand[k] & group) == 0 and (s.hand[k] & s.lay.trump_mask) != 0:
-            # someone will ruff: good when it is the partner, bad when an opponent
-            return (1500 if s.scorer[k] == s.scorer[seat] else -300) - 4 * s.weight[c] - (c & 31)
+    if (info.opp_ruffs >> g) & 1:
+        return -300 - 4 * s.weight[c] - (c & 31)
+    if (info.ally_ruffs >> g) & 1:
+        return 1500 - 4 * s.weight[c] - (c & 31)
     return -4 * s.weight[c] - (c & 31)
-
-
-cdef inline int second_hand_score(const Search* s, int seat, int c, uint32_t legal3, bint third_is_ally) noexcept nogil:
-    """Ordering score of playing *c* second to a trick: will the trick end up with the mover's side?
-
-    The third player's legal cards decide whether the card winning after *c*
-    can still be beaten.  When the trick ends well the mover adds points
-    (or, with no points at stake, sheds a high card); otherwise he gives as
-    little as he can.
-    """
-    cdef int led = s.trick_card[0]
-    cdef uint32_t bits = s.trick_bits | ((<uint32_t>1) << c)
-    cdef int wbit = winner_bit(&s.lay, bits, led)
-    cdef int owner = seat if wbit == c else s.leader
-    cdef bint good_now = s.scorer[owner] == s.maxer[seat]
-    cdef bint third_beats = False
-    if legal3:
-        third_beats = ((legal3 >> winner_bit(&s.lay, bits | legal3, led)) & 1) != 0
-    cdef bint ends_good = (good_now or third_beats) if third_is_ally else (good_now and not third_beats)
-    if ends_good:
-        return 1000 + 8 * s.weight[c] + (c & 31)
-    return -8 * s.weight[c] - (c & 31)
 
 
 cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) noexcept nogil:
@@ -245,18 +249,33 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     table) lies between them in their group and they weigh the same: any play
     with one can be copied with the other.  The kept card is the highest of its
     run.  *first* (the TT move, or -1) goes first if it is legal.
+
+    Following: a card "beats" when it is a trump or of the led group and above
+    the card winning so far (trumps lie above every plain card in the layout).
+    Second hand asks whether the trick ends with his side once the third
+    player has answered; third hand knows who wins.  A trick that ends well
+    gets points (or, with none at stake, a high card to shed); otherwise the
+    mover gives as little as he can.
     """
     cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
-    cdef uint32_t rest = legal
-    cdef int n = 0, c, nxt, i, j, sc, win_seat, led, wbit
+    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0
+    cdef int n = 0, c, nxt, i, sc, led = -1, wbit = -1, owner, third
     cdef int scores[MAX_MOVES]
-    cdef bint ally_winning, beats
+    cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
     cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
-    cdef int third = (seat + 1) % 3
-    cdef bint third_is_ally = s.scorer[third] == good_scorer
-    cdef uint32_t legal3 = 0
-    if s.trick_len == 1:
-        legal3 = legal_bits(&s.lay, s.hand[third], s.trick_card[0])
+    cdef LeadInfo info
+    if s.trick_len == 0:
+        lead_info(s, seat, &info)
+    else:
+        led = s.trick_card[0]
+        winning_mask = s.lay.trump_mask | s.lay.group_mask[s.lay.group_of[led]]
+        wbit = high_bit(s.trick_bits & winning_mask)
+        if s.trick_len == 1:
+            third = MOD3[seat + 1]
+            third_is_ally = s.scorer[third] == good_scorer
+            legal3 = legal_bits(&s.lay, s.hand[third], led) & winning_mask
+        else:
+            ally_winning = s.scorer[MOD3[s.leader + (0 if wbit == led else 1)]] == good_scorer
     while rest:
         c = bit_index(rest)
         rest &= rest - 1
@@ -264,20 +283,23 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
         if nxt >= 0 and (s.hand[seat] >> nxt) & 1 and s.weight[nxt] == s.weight[c]:
             continue
         # Heuristic score: higher is tried earlier.
+        beats = ((winning_mask >> c) & 1) != 0 and c > wbit
         if s.trick_len == 0:
-            sc = lead_score(s, seat, c, nxt, live)
+            sc = lead_score(s, seat, c, nxt, live, &info)
         elif s.trick_len == 1:
-            sc = second_hand_score(s, seat, c, legal3, third_is_ally)
-        else:
-            led = s.trick_card[0]
-            wbit = winner_bit(&s.lay, s.trick_bits, led)
-            win_seat = (s.leader + index_in_trick(s, wbit)) % 3
-            ally_winning = s.scorer[win_seat] == good_scorer
-            beats = winner_bit(&s.lay, s.trick_bits | ((<uint32_t>1) << c), led) == c
-            if ally_winning:
-                sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
+            owner = seat if beats else s.leader
+            if legal3 and high_bit(legal3) > (c if beats else wbit):
+                ends_good = third_is_ally
             else:
-                sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
+                ends_good = s.scorer[owner] == good_scorer
+            if ends_good:
+                sc = 1000 + 8 * s.weight[c] + (c & 31)
+            else:
+                sc = -8 * s.weight[c] - (c & 31)
+        elif ally_winning:
+            sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
+        else:
+            sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
         if c == first:
             sc = 1 << 28
         # insertion sort, descending
