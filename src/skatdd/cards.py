@@ -94,7 +94,8 @@ def parse_card(token: str) -> Card:
         elif text[-1] in _SYMBOL_TO_LETTER:
             suit, rank = _SYMBOL_TO_LETTER[text[-1]], text[:-1]
         else:
-            suit, rank = head.upper(), tail
+            # ASCII only: 'ſ'.upper() == 'S' must not make a card of 'ſJ'.
+            suit, rank = (head.upper() if head.isascii() else head), tail
         rank = rank.upper()
         if rank == "10":
             rank = "T"
@@ -225,15 +226,23 @@ class CardSet:
         return hash(self.mask)
 
     def __or__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask | other.mask)
 
     def __and__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & other.mask)
 
     def __sub__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & ~other.mask)
 
     def __xor__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask ^ other.mask)
 
     def __bool__(self) -> bool:
