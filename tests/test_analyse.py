@@ -109,6 +109,7 @@ def test_fixture_result_matches_the_server(ident: str, analyses: dict[str, GameA
 def test_fixture_invariants(ident: str, analyses: dict[str, GameAnalysis]) -> None:
     analysis = analyses[ident]
     check_invariants(analysis)
+    assert len(analysis.stakes) == len(analysis.plays) + 1
     assert analysis.costs == [sum(p.cost for p in analysis.plays if p.seat == s) for s in range(3)]
     for play in analysis.plays:
         assert play.trick == play.index // 3 + 1
@@ -141,6 +142,10 @@ def test_known_fixture_numbers(analyses: dict[str, GameAnalysis]) -> None:
     assert claimed.ending == ("SC", 1, "declarer")
     ouvert = analyses["727"]  # grand ouvert, claim after one card
     assert ouvert.start_value == 120 and ouvert.claim is not None and ouvert.claim.correct
+    overbid = analyses["8650652"]  # diamonds without 1 after a bid of 36: lost with 75 points
+    assert overbid.result.overbid and overbid.result.game_value == 18 and overbid.result.score == -72
+    assert overbid.start_value >= 61 and not any(stake.wins for stake in overbid.stakes)
+    assert overbid.to_json()["result"]["overbid"] is True
     null = analyses["1390253"]  # null ouvert, defenders resign at once
     assert null.plays == [] and null.start_value in (0, 1) and null.claim is None
 

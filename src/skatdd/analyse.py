@@ -104,7 +104,7 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, WINDOW, BatchSummary, LineOutcome
 from .best import SeatReport, best_contracts
@@ -118,9 +118,9 @@ from .scoring import Declaration, matadors as count_matadors, score_game
 from .solve import Solver
 
 __all__ = [
-    "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine",
+    "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
     "analyse_cards", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec", "analyse_text",
-    "find_first_decisive",
+    "first_decisive", "stakes",
 ]
 
 #: What a decisive card can change, in order of importance.
@@ -202,6 +202,8 @@ class GameResult:
     for a game that ended early, what the ending gave; ``declarer_wins`` and
     ``score`` are ``None`` for a JSON game that stops before its end.
     ``complete``: every card was played (or a null declarer took a trick).
+    ``game_value`` and ``overbid``: the declared game's value as played and
+    whether it fell short of the bid (ISkO 5.4), ``None`` when unscored.
     """
 
     declarer_points: int
@@ -209,14 +211,31 @@ class GameResult:
     declarer_wins: bool | None
     score: int | None
     complete: bool
+    game_value: int | None = None
+    overbid: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """``{declarer_points, declarer_tricks, declarer_wins, score, overbid}``."""
         return {
             "declarer_points": self.declarer_points,
             "declarer_tricks": self.declarer_tricks,
             "declarer_wins": self.declarer_wins,
             "score": self.score,
+            "overbid": self.overbid,
         }
+
+
+class Stake(NamedTuple):
+    """The result at stake in a position: what the game's score would say after double-dummy play from there.
+
+    ``wins``: the declarer wins as scored; ``schneider`` and ``schwarz``:
+    ``'declarer'``, ``'defenders'`` or ``None`` as in :class:`~skatdd.scoring.Score`
+    (always ``None`` in null).
+    """
+
+    wins: bool
+    schneider: str | None
+    schwarz: str | None
 
 
 @dataclass(frozen=True)
@@ -279,6 +298,8 @@ class GameAnalysis:
         line: the card-by-card analysis.
         result: the actual result.
         costs: total cost per seat.
+        stakes: the :class:`Stake` of every position, ``stakes[i]`` before
+            card *i* (the last one after the last card).
         first_decisive, decisive_stake: see the module docstring.
         claim: the judged claim, or ``None``.
         ending: ``(kind, seat, awarded)`` of an early ending (``SC``, ``RE``,
@@ -298,6 +319,7 @@ class GameAnalysis:
     line: PlayLine
     result: GameResult
     costs: list[int]
+    stakes: list[Stake]
     first_decisive: int | None
     decisive_stake: str | None
     claim: Claim | None
@@ -494,8 +516,8 @@ def analyse_cards(start: Position, cards: Sequence[Card], *, solver: Solver | No
 # --------------------------------------------------------------------------- the stake
 
 
-class _Stakes:
-    """The result at stake in each position of a suit or grand game (module docstring)."""
+class _StakeOf:
+    """The :class:`Stake` of a suit or grand position (module docstring, "The result at stake")."""
 
     def __init__(self, solver: Solver, declaration: Declaration, matadors: int, bid: int | None) -> None:
         self.solver = solver
@@ -503,38 +525,46 @@ class _Stakes:
         self.matadors = matadors
         self.bid = bid
 
-    def __call__(self, pos: Position, value: int) -> tuple[bool, str | None, str | None]:
-        """``(declarer wins, schneider, schwarz)`` if *pos*, worth *value*, were played out double-dummy."""
+    def __call__(self, pos: Position, value: int) -> Stake:
+        """The stake of *pos*, whose value is *value*: schwarz is asked only where the value allows it."""
         tricks: int | None = None
         if value == 120 and pos.defender_tricks == 0 and self.solver.declarer_takes_all(pos):
             tricks = 10
         elif pos.declarer_tricks == 0 and value == pos.skat_points and self.solver.defenders_take_all(pos):
             tricks = 0
         score = score_game(self.declaration, matadors=self.matadors, points=value, tricks=tricks, bid=self.bid)
-        return score.declarer_wins, score.schneider, score.schwarz
+        return Stake(score.declarer_wins, score.schneider, score.schwarz)
 
 
-def find_first_decisive(start: Position, line: PlayLine, *, declaration: Declaration, matadors: int,
-                        bid: int | None, solver: Solver) -> tuple[int | None, str | None]:
-    """``(index, stake)`` of the first decisive card of *line*, or ``(None, None)`` (module docstring).
+def stakes(start: Position, line: PlayLine, *, declaration: Declaration, matadors: int, bid: int | None,
+           solver: Solver) -> list[Stake]:
+    """The :class:`Stake` of every position of *line*: before each card, then after the last.
 
-    *declaration*, *matadors* and *bid* define the score that decides the
-    stake in suit and grand; *solver* answers the few schwarz questions.
+    Suit and grand: scored with *declaration*, *matadors* and *bid* (the
+    overbid rule included); *solver* answers the few schwarz questions.
+    Null: the declarer wins when the position's value is 1.
     """
     if start.game.is_null:
-        for play in line.plays:
-            if play.cost:
-                return play.index, "win"
-        return None, None
-    stake_of = _Stakes(solver, declaration, matadors, bid)
+        return [Stake(bool(value), None, None) for value in line.values]
+    stake_of = _StakeOf(solver, declaration, matadors, bid)
     pos = start.copy()
-    stakes = [stake_of(pos, line.values[0])]
+    out = [stake_of(pos, line.values[0])]
     for play in line.plays:
         pos.play(play.card)
-        stakes.append(stake_of(pos, play.value_after))
+        out.append(stake_of(pos, play.value_after))
+    return out
+
+
+def first_decisive(line: PlayLine, stakes_: Sequence[Stake]) -> tuple[int | None, str | None]:
+    """``(index, stake)`` of the first decisive card of *line*, or ``(None, None)`` (module docstring).
+
+    The first card that changed the win; else the first that changed
+    schneider; else the first that changed schwarz.  *stakes_* are
+    :func:`stakes` of *line*.  In null this is the first card with cost 1.
+    """
     for level, name in enumerate(STAKES):
         for play in line.plays:
-            if stakes[play.index][level] != stakes[play.index + 1][level]:
+            if stakes_[play.index][level] != stakes_[play.index + 1][level]:
                 return play.index, name
     return None, None
 
@@ -600,11 +630,13 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
     assert declaration is not None and declarer is not None  # replay() checked both
     start = record.start_position()
     line = analyse_cards(start, [card for _, card in record.plays], solver=solver)
-    first, stake = find_first_decisive(start, line, declaration=declaration, matadors=played.matadors,
-                                       bid=record.bid, solver=solver)
+    stake_list = stakes(start, line, declaration=declaration, matadors=played.matadors, bid=record.bid,
+                        solver=solver)
+    first, stake = first_decisive(line, stake_list)
     result = GameResult(
         declarer_points=played.declarer_points, declarer_tricks=played.declarer_tricks,
         declarer_wins=played.declarer_wins, score=played.score.score, complete=played.complete,
+        game_value=played.score.game_value, overbid=played.score.overbid,
     )
     ending = None
     if record.ending is not None and not played.complete:
@@ -620,8 +652,8 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
                                   result.score)
     return GameAnalysis(
         id=record.id, declaration=declaration, declarer=declarer, bid=record.bid, start=start, line=line,
-        result=result, costs=_costs(line.plays), first_decisive=first, decisive_stake=stake, claim=claim,
-        ending=ending, review=contract_review, players=list(record.players),
+        result=result, costs=_costs(line.plays), stakes=stake_list, first_decisive=first, decisive_stake=stake,
+        claim=claim, ending=ending, review=contract_review, players=list(record.players),
         discard=list(record.discard) if record.discard is not None else None, source="iss",
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
     )
@@ -665,30 +697,33 @@ def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, tt_mb: int = 1
         final.play(card)
     complete = final.is_over()
     points = final.declarer_points + points_of(spec.skat)
-    wins: bool | None = None
-    score: int | None = None
+    scored = None
     if complete:
         if spec.game.is_null:
             scored = score_game(declaration, tricks=final.declarer_tricks, bid=spec.bid)
         else:
             scored = score_game(declaration, matadors=matadors, points=points, tricks=final.declarer_tricks,
                                 bid=spec.bid)
-        wins, score = scored.declarer_wins, scored.score
     elif spec.game.is_null and spec.bid is not None:
         score_game(declaration, tricks=0, bid=spec.bid)  # a null below the bid cannot be declared
-    first, stake = find_first_decisive(start, line, declaration=declaration, matadors=matadors, bid=spec.bid,
-                                       solver=solver)
-    result = GameResult(declarer_points=points, declarer_tricks=final.declarer_tricks, declarer_wins=wins,
-                        score=score, complete=complete)
+    stake_list = stakes(start, line, declaration=declaration, matadors=matadors, bid=spec.bid, solver=solver)
+    first, stake = first_decisive(line, stake_list)
+    result = GameResult(
+        declarer_points=points, declarer_tricks=final.declarer_tricks, complete=complete,
+        declarer_wins=None if scored is None else scored.declarer_wins,
+        score=None if scored is None else scored.score,
+        game_value=None if scored is None else scored.game_value,
+        overbid=None if scored is None else scored.overbid,
+    )
     contract_review = None
     if review and spec.skat.bit_count() == 2:
         discard = None if declaration.hand else display_sorted(cards_of(spec.skat))
         contract_review = _review(list(start.hands), spec.skat, declarer, spec.bid, solver, declaration, discard,
-                                  score)
+                                  result.score)
     return GameAnalysis(
         id=spec.id, declaration=declaration, declarer=declarer, bid=spec.bid, start=start, line=line,
-        result=result, costs=_costs(line.plays), first_decisive=first, decisive_stake=stake, claim=None,
-        ending=None, review=contract_review,
+        result=result, costs=_costs(line.plays), stakes=stake_list, first_decisive=first, decisive_stake=stake,
+        claim=None, ending=None, review=contract_review,
         discard=None if declaration.hand or not spec.skat else display_sorted(cards_of(spec.skat)),
         source="json", nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
     )

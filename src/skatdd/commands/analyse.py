@@ -73,14 +73,25 @@ def _who(seat: int, analysis: GameAnalysis) -> str:
     return f"{name} [{player}]" if player else name
 
 
-def _verdict(analysis: GameAnalysis, value: int) -> str:
+def _verdict(analysis: GameAnalysis) -> str:
+    """The double-dummy result at the start, as the declared game would be scored."""
+    value, stake = analysis.start_value, analysis.stakes[0]
     if analysis.game.is_null:
         return "the declarer wins: he can avoid every trick" if value else "the declarer loses: he must take a trick"
-    text = f"{value} card points for the declarer"
-    if value >= 90:
-        text += " (the defenders schneider)"
-    elif value <= 30:
-        text += " (the declarer schneider)"
+    text = f"{value} card points for the declarer: he {'wins' if stake.wins else 'loses'}"
+    if stake.schwarz:
+        text += f", the {'defenders' if stake.schwarz == 'declarer' else 'declarer'} schwarz"
+    elif stake.schneider:
+        text += f", the {'defenders' if stake.schneider == 'declarer' else 'declarer'} schneider"
+    if not stake.wins and value >= 61:
+        decl = analysis.declaration
+        if decl.schwarz and stake.schwarz != "declarer":
+            why = "schwarz was announced"
+        elif decl.schneider and value < 90:
+            why = "schneider was announced"
+        else:
+            why = "the game is overbid"
+        text += f" ({why})"
     return text
 
 
@@ -105,7 +116,7 @@ def _header(analysis: GameAnalysis) -> list[str]:
     out.append("")
     out.extend(position_lines(analysis.start))
     out.append("")
-    out.append(f"Double-dummy at the start: {_verdict(analysis, analysis.start_value)}")
+    out.append(f"Double-dummy at the start: {_verdict(analysis)}")
     return out
 
 
@@ -235,6 +246,8 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
         else:
             out.append(f"Result: the declarer {won} with {result.declarer_points} card points (skat included), "
                        f"{result.declarer_tricks} tricks: score {result.score}")
+        if result.overbid:
+            out.append(f"  overbid: the game as played is worth {result.game_value}, less than the bid {analysis.bid}")
     unit = "decisive cards" if null else "card points given away"
     costs = ", ".join(f"{_who(s, analysis)} {analysis.costs[s]}" for s in range(3))
     out.append(f"Cost per player ({unit}): {costs}")
