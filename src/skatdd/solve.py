@@ -15,8 +15,11 @@ whether the declarer can avoid every trick.
 >>> from skatdd.deal import load_deal
 >>> spec = load_deal("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
 ...                  "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ", game=Game.DIAMONDS, declarer=0)
->>> Solver(tt_mb=16).value(spec.position())
-57
+>>> solver = Solver(tt_mb=16)
+>>> solver.value(spec.position())
+120
+>>> solver.reaches(spec.position(), 90), solver.declarer_takes_all(spec.position())
+(True, True)
 """
 from __future__ import annotations
 
