@@ -57,9 +57,13 @@ The result at stake and ``first_decisive``
     card with cost 1 (stake ``win``).
 
 Claims (``summary.claim``)
-    Reported for an ISS game whose play stopped early after the declarer's
-    claim ``SC`` (the defenders accepted: the ending awarded the rest).  The
-    claim position is the one after the cards played before the ``SC`` move.
+    Reported for an ISS game in which the declarer claimed (``SC``) and
+    whose play stopped before its end -- normally because both defenders
+    then resigned and the ending gave him the untaken tricks; a claim after
+    which the game was played out settled nothing and is not reported.  The
+    first ``SC`` is judged, from the claim position: the position after the
+    cards played before the ``SC`` move (cards played after it, before the
+    resignations, do not change what was claimed).
     In suit and grand the claim says "I take every remaining trick", the
     trick in progress included; it is *correct* when the declarer can force
     that against best defence from the claim position
