@@ -220,6 +220,10 @@ def _review_lines(analysis: GameAnalysis) -> list[str]:
     return out
 
 
+def _tricks(n: int) -> str:
+    return f"{n} trick{'s' if n != 1 else ''}"
+
+
 def analysis_lines(analysis: GameAnalysis) -> list[str]:
     """The readable report of ``skatdd analyse``, one string per line.
 
@@ -238,14 +242,14 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     null = analysis.game.is_null
     if result.score is None:
         out.append(f"Result: unfinished after {len(analysis.plays)} cards "
-                   f"(declarer {result.declarer_points} card points with the skat, {result.declarer_tricks} tricks)")
+                   f"(declarer {result.declarer_points} card points with the skat, {_tricks(result.declarer_tricks)})")
     else:
         won = "wins" if result.declarer_wins else "loses"
         if null:
-            out.append(f"Result: the declarer {won} ({result.declarer_tricks} tricks): score {result.score}")
+            out.append(f"Result: the declarer {won} ({_tricks(result.declarer_tricks)}): score {result.score}")
         else:
             out.append(f"Result: the declarer {won} with {result.declarer_points} card points (skat included), "
-                       f"{result.declarer_tricks} tricks: score {result.score}")
+                       f"{_tricks(result.declarer_tricks)}: score {result.score}")
         if result.overbid:
             out.append(f"  overbid: the game as played is worth {result.game_value}, less than the bid {analysis.bid}")
     unit = "decisive cards" if null else "card points given away"
