@@ -116,12 +116,68 @@ cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     return 1
 
 
+cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
+    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
+    cdef int i = 0, c
+    while ds:
+        c = low_card(ds)
+        if popc(es & below(c)) > i:
+            return 0
+        ds &= ds - 1
+        i += 1
+    return 1
+
+
+cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
+    """Static win with the declarer on lead (declarer d, defenders l and r).
+
+    Some suit s lets him lead his lowest card x of s such that (a) one
+    defender holds cards of s, all above x, so a defender wins the trick,
+    (b) safe_all()'s condition holds in every other suit, and (c) it holds
+    in s for his other cards even after each defender plays his highest
+    card of s (the worst case: removing a lower card only helps him;
+    discards only remove other suits' defender cards, which also helps).
+    Then a defender leads trick 2 with the condition true everywhere.
+    """
+    cdef int su, bad = -1, nbad = 0, x, t
+    cdef uint32_t sb, ds, ls, rs, es
+    for su in range(4):
+        sb = suit_bits(su)
+        if not suit_safe(d & sb, (l | r) & sb):
+            bad = su
+            nbad += 1
+    if nbad > 1:
+        return 0
+    for su in range(4):
+        if nbad == 1 and su != bad:
+            continue
+        sb = suit_bits(su)
+        ds = d & sb
+        if ds == 0:
+            continue
+        x = low_card(ds)
+        ls = l & sb
+        rs = r & sb
+        if not ((ls != 0 and low_card(ls) > x) or (rs != 0 and low_card(rs) > x)):
+            continue
+        es = ls | rs
+        if ls:
+            es &= ~((<uint32_t>1) << high_card(ls))
+        if rs:
+            es &= ~((<uint32_t>1) << high_card(rs))
+        if suit_safe(ds & ~((<uint32_t>1) << x), es):
+            return 1
+    return 0
+
+
 cdef inline int quick_loss(const DD* s) noexcept nogil:
     """Static loss at a trick boundary with a defender on lead.
 
     The leader holds a card x of a suit in which the declarer's lowest card
     is above x and the partner holds no card above the declarer's lowest:
     lead x, the declarer must follow above everything and nobody overtakes.
+    Or the partner is void in a suit in which the leader holds at least as
+    many cards as the declarer, the declarer's top card above all of them.
     """
     cdef int p = s.leader, q = 3 - s.leader - s.decl, su, m
     cdef uint32_t ds, ps, qs, sb
@@ -132,9 +188,15 @@ cdef inline int quick_loss(const DD* s) noexcept nogil:
             continue
         m = low_card(ds)
         ps = s.hand[p] & sb
-        if ps == 0 or low_card(ps) > m:
+        if ps == 0:
             continue
         qs = s.hand[q] & sb
+        if qs == 0 and popc(ps) >= popc(ds) and high_card(ds) > high_card(ps):
+            # the partner is void: the leader leads the suit as often as the
+            # declarer holds it, and the declarer's top card wins one of them
+            return 1
+        if low_card(ps) > m:
+            continue
         if qs != 0 and high_card(qs) > m:
             continue
         return 1
@@ -240,6 +302,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
                 return 1
             if safe_all(s.hand[s.decl], (s.hand[0] | s.hand[1] | s.hand[2]) & ~s.hand[s.decl]):
                 return 0
+        elif lead_safe(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
+            return 0
         dd_key(s, &k1, &k2)
         found = table_get(s.tt, k1, k2)
         if found >= 0:
