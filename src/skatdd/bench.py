@@ -16,6 +16,11 @@ function of the deal, the engine and the table size only; their sum over a
 seeded deal set is the engine's fingerprint (same seed, same nodes), the
 way Stockfish's ``bench`` pins its search.
 
+Times are wall-clock (``time.perf_counter``); the process CPU time
+(``time.process_time``) is reported beside them, since a shared, loaded
+machine stretches the wall clock but not the CPU time of a single-threaded
+solve.
+
 Percentiles use the nearest-rank method: p90 of n times is the
 ``ceil(0.9 n)``-th smallest.
 """
@@ -60,8 +65,10 @@ class DealTiming:
     declarer_wins: bool
     seconds: float
     nodes: int
+    cpu_seconds: float = 0.0
     card_values_seconds: float | None = None
     card_values_nodes: int | None = None
+    card_values_cpu_seconds: float | None = None
 
 
 @dataclass
@@ -76,8 +83,9 @@ class GameStats:
     nodes: int
 
     @classmethod
-    def of(cls, timings: Sequence[DealTiming]) -> GameStats:
-        times = [t.seconds for t in timings]
+    def of(cls, timings: Sequence[DealTiming], *, cpu: bool = False) -> GameStats:
+        """Stats of *timings* by wall-clock time, or by process CPU time with *cpu*."""
+        times = [t.cpu_seconds if cpu else t.seconds for t in timings]
         return cls(
             deals=len(times), total_seconds=sum(times),
             median=statistics.median(times) if times else 0.0,
@@ -131,6 +139,11 @@ class BenchReport:
     def overall(self) -> GameStats:
         return GameStats.of(self.timings)
 
+    @property
+    def overall_cpu(self) -> GameStats:
+        """As :attr:`overall`, by CPU time: what the solves cost when the machine is shared and loaded."""
+        return GameStats.of(self.timings, cpu=True)
+
     def per_game(self) -> dict[Game, GameStats]:
         """Stats per contract present, in the order grand, clubs, spades, hearts, diamonds, null."""
         out = {}
@@ -148,6 +161,8 @@ class BenchReport:
         cv = [t.card_values_seconds or 0.0 for t in measured]
         solve_total = sum(t.seconds for t in measured)
         ratios = [c / t.seconds for c, t in zip(cv, measured) if t.seconds > 0]
+        cv_cpu = sum(t.card_values_cpu_seconds or 0.0 for t in measured)
+        solve_cpu = sum(t.cpu_seconds for t in measured)
         return {
             "total_seconds": round(sum(cv), 4),
             "median_ms": round(statistics.median(cv) * 1e3, 3),
@@ -156,6 +171,7 @@ class BenchReport:
             "ratio_total": round(sum(cv) / solve_total, 3) if solve_total > 0 else None,
             "ratio_median": round(statistics.median(ratios), 3) if ratios else None,
             "ratio_max": round(max(ratios), 3) if ratios else None,
+            "ratio_total_cpu": round(cv_cpu / solve_cpu, 3) if solve_cpu > 0 else None,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -166,6 +182,7 @@ class BenchReport:
             "game": self.game.label if self.game is not None else None,
             "tt_mb": self.tt_mb,
             **overall.to_json(),
+            "cpu": self.overall_cpu.to_json(),
             "per_game": {g.label: s.to_json() for g, s in self.per_game().items()},
             "card_values": self.card_values_summary(),
             "generate_seconds": round(self.generate_seconds, 3),
@@ -174,7 +191,7 @@ class BenchReport:
 
     def lines(self) -> list[str]:
         """The readable report, one string per line."""
-        o = self.overall
+        o, c = self.overall, self.overall_cpu
         which = "realistic deals" if self.game is None else f"realistic {self.game.label} deals"
         out = [
             f"skatdd bench: {self.deals} {which}, seed {self.seed}, one solver, "
@@ -185,6 +202,9 @@ class BenchReport:
             f"  solves/s {o.solves_per_second:>9.1f}   median {o.median * 1e3:8.2f} ms   "
             f"p90 {o.p90 * 1e3:8.2f} ms   max {o.max * 1e3:8.2f} ms",
             f"  total {o.total_seconds:.3f} s, nodes {o.nodes:,} (fingerprint)",
+            f"  CPU time: median {c.median * 1e3:.2f} ms   p90 {c.p90 * 1e3:.2f} ms   max {c.max * 1e3:.2f} ms   "
+            f"total {c.total_seconds:.3f} s" + ("   (wall clock > CPU: the machine is busy)"
+                                               if o.total_seconds > 1.2 * c.total_seconds else ""),
             "",
             f"  {'game':<9}{'deals':>6}{'median ms':>12}{'p90 ms':>11}{'max ms':>11}{'nodes':>15}",
         ]
@@ -208,8 +228,8 @@ class BenchReport:
         return out
 
 
-def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, int, int | None, bool]:
-    """Time one exact solve of *pos*: ``(seconds, nodes, value, declarer_wins)``.
+def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int, int | None, bool]:
+    """Time one exact solve of *pos*: ``(seconds, cpu_seconds, nodes, value, declarer_wins)``.
 
     Suit and grand: :meth:`Solver.value`; null: :meth:`Solver.declarer_wins`.
     With *clear* the transposition table is emptied first (not timed).
@@ -217,29 +237,29 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
     if clear:
         solver.engine.clear()
     solver.reset_stats()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if pos.game.is_null:
         value = None
         wins = solver.declarer_wins(pos)
     else:
         value = solver.value(pos)
         wins = None
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     nodes = solver.nodes
     if value is not None:
         wins = value >= 61
-    return seconds, nodes, value, bool(wins)
+    return seconds, cpu, nodes, value, bool(wins)
 
 
-def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, int]:
-    """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, nodes)``."""
+def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int]:
+    """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, cpu_seconds, nodes)``."""
     if clear:
         solver.engine.clear()
     solver.reset_stats()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     solver.card_values(pos)
-    seconds = time.perf_counter() - start
-    return seconds, solver.nodes
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return seconds, cpu, solver.nodes
 
 
 def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Game | None = None,
@@ -266,10 +286,11 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
     solver.engine.clear()  # first touch of the table's memory happens here, not in the first timing
     timings: list[DealTiming] = []
     for i, pos in enumerate(positions):
-        seconds, nodes, value, wins = time_solve(solver, pos)
-        timing = DealTiming(i, pos.game, pos.declarer, value, wins, seconds, nodes)
+        seconds, cpu, nodes, value, wins = time_solve(solver, pos)
+        timing = DealTiming(i, pos.game, pos.declarer, value, wins, seconds, nodes, cpu)
         if card_values:
-            timing.card_values_seconds, timing.card_values_nodes = time_card_values(solver, pos)
+            (timing.card_values_seconds, timing.card_values_cpu_seconds,
+             timing.card_values_nodes) = time_card_values(solver, pos)
         timings.append(timing)
         if progress is not None:
             progress(i, timing)
