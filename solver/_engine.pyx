@@ -185,15 +185,20 @@ cdef class Engine:
     def card_values(self, exact=True, int target=1):
         """For every legal card: its exact Q (*exact*) or whether Q >= *target* stays reachable.
 
-        Q counts the trick the card completes.  Equivalent cards are searched once.
+        Q counts the trick the card completes.  Equivalent cards are searched
+        once.  Exact values start from the position's own exact Q, which
+        bounds every card's value and settles optimal cards in one search.
         """
         self._require()
         cdef int seat = (self.s.leader + self.s.trick_len) % 3
         cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
         cdef uint32_t legal = legal_bits(&self.s.lay, self.s.hand[seat], led)
         cdef uint32_t live = self.s.hand[0] | self.s.hand[1] | self.s.hand[2] | self.s.trick_bits
-        cdef int c, rep, nxt, r
+        cdef int c, rep, nxt, r, node_q = -1
         cdef bint want_exact = exact
+        if want_exact:
+            with nogil:
+                node_q = solve_exact(&self.s, 0, max_q(&self.s))
         cache = {}
         out = {}
         for c in range(31, -1, -1):
@@ -207,7 +212,7 @@ cdef class Engine:
             if rep not in cache:
                 with nogil:
                     if want_exact:
-                        r = child_exact(&self.s, rep)
+                        r = child_exact(&self.s, rep, node_q)
                     else:
                         r = child_at_least(&self.s, rep, target)
                 cache[rep] = r if want_exact else bool(r)

@@ -657,18 +657,45 @@ cdef int child_at_least(Search* s, int c, int t) noexcept nogil:
     return 1 if v >= t else 0
 
 
-cdef int child_exact(Search* s, int c) noexcept nogil:
-    """Exact Q after playing *c* for the seat to move (weight of a trick it completes included).  State restored."""
-    cdef int seat = (s.leader + s.trick_len) % 3
-    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, q, k
+cdef int child_exact(Search* s, int c, int node_q) noexcept nogil:
+    """Exact Q after playing *c* for the seat to move (weight of a trick it completes included).  State restored.
+
+    *node_q* is the exact Q of the current node, or -1 if unknown.  When it
+    is known the child is first tested against it: a maximiser's card is
+    worth at most node_q and a minimiser's at least node_q, so an optimal
+    card costs one null-window search and the others bisect a narrower range.
+    """
+    cdef int seat = MOD3[s.leader + s.trick_len]
+    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, q, k, lo, hi, t, v
     cdef int saved_cards[3]
     cdef uint32_t saved_bits = s.trick_bits
+    cdef bint maximising = s.maxer[seat]
     for k in range(3):
         saved_cards[k] = s.trick_card[k]
     play_card(s, seat, c)
     if s.trick_len == 3:
         gained = complete_trick(s)
-    q = gained + solve_exact(s, 0, max_q(s))
+    lo = 0
+    hi = max_q(s)
+    if node_q >= 0:
+        t = node_q - gained
+        if maximising:
+            if t < hi:
+                hi = t
+            v = ab(s, hi - 1, hi)
+            if v >= hi:
+                lo = hi
+            else:
+                hi = v
+        else:
+            if t > lo:
+                lo = t
+            v = ab(s, lo, lo + 1)
+            if v <= lo:
+                hi = lo
+            else:
+                lo = v
+    q = gained + solve_exact(s, lo, hi)
     s.leader = saved_leader
     s.trick_len = saved_len
     s.trick_bits = saved_bits
