@@ -122,6 +122,7 @@ cdef class Engine:
         for c in range(32):
             self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
         self.s.trick_weight = 0 if mode == MODE_POINTS else 1
+        self.s.null_mode = mode == MODE_NULL and self.s.lay.trump_mask == 0
         init_blocks(&self.s)
         init_weight_bytes(&self.s)
         self.s.leader = leader

@@ -46,6 +46,7 @@ ctypedef struct Search:
     uint8_t weight[32]        # per internal card: points it adds to a trick's weight
     uint8_t weight_byte[4][256]   # weight of each byte of a mask, for weight_of()
     int trick_weight          # added per trick (1 in trick modes, 0 in points mode)
+    bint null_mode            # MODE_NULL: the defenders try to give the declarer a trick
     int leader                # seat leading the current trick
     int trick_len             # cards on the table (0..2)
     int trick_card[3]         # internal bits, in play order
@@ -496,6 +497,48 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
     return pts + s.trick_weight * tricks
 
 
+cdef inline int null_defenders_lead(const Search* s) noexcept nogil:
+    """Null with a defender on lead: 0 if the declarer is safe in every suit, 1 if he takes this trick, -1 unknown.
+
+    Safe: in each suit, matching the declarer's cards and the defenders'
+    cards from the lowest up, every declarer card is below its partner.  Then
+    whatever the defenders lead, the declarer answers with his highest card
+    below the lead (he is second or third to play, and a third-hand defender
+    only makes it easier); a defender card that leaves play otherwise only
+    raises the defenders' sequence, and when void the declarer discards his
+    highest card of a suit, which keeps the condition.  Once the defenders
+    have no card of a suit nobody leads it: the declarer never leads again
+    in a null he has not lost.
+    Forced now: the leader holds a card below the declarer's lowest card of a
+    suit, and the other defender is void there or also holds a card below it.
+    """
+    cdef int decl = 0, k, p = s.leader, q, g, d1
+    cdef uint32_t D, E, gm, lp, lq, low
+    cdef bint safe = True
+    for k in range(3):
+        if s.scorer[k]:
+            decl = k
+    q = 3 - decl - p
+    for g in range(4):
+        gm = s.lay.group_mask[g]
+        D = s.hand[decl] & gm
+        if D == 0:
+            continue
+        E = (s.hand[p] | s.hand[q]) & gm
+        d1 = bit_index(D)
+        lp = s.hand[p] & gm
+        lq = s.hand[q] & gm
+        low = ((<uint32_t>1) << d1) - 1
+        if (lp & low) and (lq == 0 or (lq & low)):
+            return 1
+        while safe and D and E:
+            if bit_index(D) > bit_index(E):
+                safe = False
+            D &= D - 1
+            E &= E - 1
+    return 0 if safe else -1
+
+
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = (s.leader + s.trick_len) % 3
@@ -533,6 +576,12 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                     lower = v
             elif maxq - v < upper:
                 upper = maxq - v
+        elif s.null_mode and not s.scorer[s.leader]:
+            v = null_defenders_lead(s)
+            if v == 0:
+                return 0                    # the declarer can never be forced
+            if v > 0 and lower < s.trick_weight:
+                lower = s.trick_weight      # he must take this very trick
         if upper <= alpha:
             return upper
         if lower >= beta:
