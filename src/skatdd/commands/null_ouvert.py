@@ -20,7 +20,7 @@ from ..cards import Card, card_symbol, display_sorted, cards_of
 from ..errors import SkatddError
 from ..nullouvert import NullOuvertResult, World, analyse
 from ..rules import SEAT_NAMES
-from .common import emit_json, json_option, tt_option
+from .common import emit_json, json_option
 
 __all__ = ["command", "result_lines"]
 
@@ -101,7 +101,8 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
 @click.option("--declarer", "declarer", required=True, metavar="SEAT", help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
 @json_option
-@tt_option
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=32, show_default=True,
+              help="Double-dummy table size in MiB (the honest-search memo gets half).")
 def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     try:

@@ -1,0 +1,52 @@
+"""Timing of ``skatdd null-ouvert`` on a fixed set of hands (pytest-benchmark).
+
+Run:  python -m pytest benchmarks/bench_nullouvert.py --benchmark-only \
+          --benchmark-timer time.process_time
+      (add ``-k unknown`` for the hand games, ``-k known`` for known skats)
+
+Each round analyses one hand from scratch with a fresh 32 MiB table
+(single-threaded); ``time.process_time`` measures CPU time, so other load
+on the machine does not inflate the figures.  The set mixes safe hands,
+hands with gaps, long suits, a singleton ace and every seat.
+"""
+from __future__ import annotations
+
+import pytest
+
+from skatdd.nullouvert import analyse
+
+# (id, hand, skat, declarer seat)
+KNOWN = [
+    ("low-safe-M", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", "CA SA", 1),
+    ("low-safe-F", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", "CA SA", 0),
+    ("gaps-F", "C7 C9 CJ S7 S9 SJ H7 H9 D7 D9", "HA DA", 0),
+    ("gaps-R", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", "CA DA", 2),
+    ("gaps-lead-F", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", "CA DA", 0),
+    ("long-clubs-M", "C7 C8 C9 CT CJ CQ S7 S9 H7 H8", "CA SA", 1),
+    ("ace-C-M", "CA C8 C9 S7 S8 S9 H7 H8 D7 D8", "CT SA", 1),
+    ("two-gaps-R", "C7 C8 CT S7 S9 H7 H8 HT D7 DJ", "CA SA", 2),
+]
+
+UNKNOWN = [
+    ("low-safe-M", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", None, 1),
+    ("gaps-R", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", None, 2),
+    ("gaps-lead-F", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", None, 0),
+    ("ace-C-M", "CA C8 C9 S7 S8 S9 H7 H8 D7 D8", None, 1),
+]
+
+
+def run(hand: str, skat: str | None, seat: int) -> float:
+    r = analyse(hand, declarer=seat, skat=skat, tt_mb=32)
+    return r.seconds
+
+
+@pytest.mark.parametrize("name,hand,skat,seat", KNOWN, ids=[k[0] for k in KNOWN])
+def test_known_skat(benchmark, name: str, hand: str, skat: str, seat: int) -> None:
+    benchmark.extra_info.update(hand=hand, skat=skat, seat=seat)
+    benchmark.pedantic(run, args=(hand, skat, seat), rounds=3, iterations=1)
+
+
+@pytest.mark.parametrize("name,hand,skat,seat", UNKNOWN, ids=[k[0] for k in UNKNOWN])
+def test_unknown_skat(benchmark, name: str, hand: str, skat: None, seat: int) -> None:
+    benchmark.extra_info.update(hand=hand, skat=skat, seat=seat)
+    benchmark.pedantic(run, args=(hand, skat, seat), rounds=1, iterations=1)
