@@ -126,6 +126,8 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
     def emit(outcome: LineOutcome) -> None:
         out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
         out.flush()
+        if progress is not None:
+            progress.update(outcome)
         if outcome.is_error:
             text = f"Error: line {outcome.line}: {outcome.record['error']}"
             if progress is not None:
@@ -133,8 +135,6 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
             else:
                 stderr.write(text + "\n")
                 stderr.flush()
-        if progress is not None:
-            progress.update(outcome)
 
     try:
         summary = run_batch(read_lines(stream), jobs=max(workers, 1), mode=mode, tt_mb=tt_mb, emit=emit)
