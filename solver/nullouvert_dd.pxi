@@ -316,7 +316,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
             res = 1 - res
             break
     if s.tlen == 0:
-        table_put(s.tt, k1, k2, res)
+        table_put(s.tt, k1, k2, res, popc(s.hand[s.decl]))
     return res
 
 

@@ -256,7 +256,7 @@ cdef int hs_win(HS* h) noexcept nogil:
             res = 1 - res
             break
     if h.tlen == 0:
-        table_put(h.memo, k1, k2, res)
+        table_put(h.memo, k1, k2, res, popc(h.D))
     return res
 
 

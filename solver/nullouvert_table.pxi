@@ -2,9 +2,9 @@
 #
 # Entry layout (two uint64):
 #   a   the first key word (k1)
-#   b   (k2 << 2) | 2 (occupied) | result bit
-# Buckets of 4 entries; a full bucket overwrites the slot picked by the
-# hash's next bits.  Keys are exact, so a hit is always a correct result.
+#   b   (size << 58) | (k2 << 2) | 2 (occupied) | result bit   (k2 < 2^56)
+# Buckets of 4 entries; a full bucket replaces its entry with the most
+# cards left (table_put).  Keys are exact, so a hit is always correct.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from libc.stdlib cimport calloc, free
@@ -56,27 +56,37 @@ cdef inline int table_get(Table* t, uint64_t k1, uint64_t k2) noexcept nogil:
     cdef uint64_t h = mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL))
     cdef uint64_t* b = t.e + (h & (t.nbuckets - 1)) * 8
     cdef uint64_t want = (k2 << 2) | 2
+    cdef uint64_t low58 = ((<uint64_t>1) << 58) - 2
     cdef int i
     t.probes += 1
     for i in range(4):
-        if b[2 * i] == k1 and (b[2 * i + 1] & ~(<uint64_t>1)) == want:
+        if b[2 * i] == k1 and (b[2 * i + 1] & low58) == want:
             t.hits += 1
             return <int>(b[2 * i + 1] & 1)
     return -1
 
 
-cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res) noexcept nogil:
+cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res, int size) noexcept nogil:
+    """Store an exact result; *size* (cards left, 0..63) ranks entries for replacement.
+
+    A full bucket gives up its entry with the most cards left (the least
+    likely to recur), the new entry included: large positions never evict
+    small ones.
+    """
     cdef uint64_t h = mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL))
     cdef uint64_t* b = t.e + (h & (t.nbuckets - 1)) * 8
-    cdef int i, slot = -1
+    cdef int i, slot = -1, worst = size
     for i in range(4):
         if b[2 * i + 1] == 0:
             slot = i
             break
+        if <int>(b[2 * i + 1] >> 58) >= worst:
+            worst = <int>(b[2 * i + 1] >> 58)
+            slot = i
     if slot < 0:
-        slot = <int>((h >> 40) & 3)
+        return
     b[2 * slot] = k1
-    b[2 * slot + 1] = (k2 << 2) | 2 | <uint64_t>(res & 1)
+    b[2 * slot + 1] = ((<uint64_t>size) << 58) | (k2 << 2) | 2 | <uint64_t>(res & 1)
 
 
 # CMP[live][sub]: the bits of *sub* compressed onto the set bits of *live*

@@ -30,7 +30,7 @@ from skatdd.solve import Solver  # noqa: E402
 LOW = "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"
 SINGLETON_ACE = "CA S7 S8 S9 H7 H8 H9 D7 D8 D9"
 # Every world is won double-dummy, but the forehand declarer must guess the opening lead.
-GUESS_HAND, GUESS_SKAT = "C7 C9 S7 S9 H7 H9 HJ D7 D9 DJ", "CA SA"
+GUESS_HAND, GUESS_SKAT = "C7 C9 S7 S9 ST SA H7 H9 D7 D9", "HJ SQ"
 
 
 def m(text: str) -> int:
