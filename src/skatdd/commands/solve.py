@@ -185,7 +185,7 @@ def result_lines(result: SolveResult, pos: Position, *, tt_mb: int | None = None
     out.append("")
     out.append(_line_title(result, pos))
     out.extend(line_lines(pos, result.line))
-    if result.cards is not None:
+    if result.cards:
         out.append("")
         out.extend(_card_value_lines(result, pos))
     out.append("")
