@@ -315,3 +315,22 @@ def test_every_command_has_help(name: str) -> None:
     result = invoke(name, "--help")
     assert result.exit_code == 0
     assert "Examples:" in result.stdout and "--tt-mb" in result.stdout
+
+
+def test_solve_help_examples_run() -> None:
+    """Every ``skatdd solve`` example in the help text works as printed (run from the repository root)."""
+    import os
+    import shlex
+
+    text = invoke("solve", "--help").stdout
+    examples = [line.strip() for line in text.splitlines() if line.strip().startswith("skatdd solve ")]
+    assert len(examples) >= 3
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        for example in examples:
+            args = shlex.split(example)[1:]
+            result = invoke(*args, "--tt-mb", "16")
+            assert result.exit_code == 0, (example, result.output)
+    finally:
+        os.chdir(cwd)

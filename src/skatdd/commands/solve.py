@@ -220,7 +220,7 @@ def command(deal: str, game_spec: tuple[Game, bool] | None, declarer: int | None
     \b
     Examples:
       skatdd solve "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ" --game diamonds --declarer F
-      skatdd solve examples/deal.txt --game grand --declarer 0 --played "CJ SJ HJ" --mode all
+      skatdd solve examples/deal.txt --game grand --declarer 0 --played "HA S9 H9" --mode all
       skatdd solve '{"game": "null", "declarer": 1, "hands": ["D7", "D8", "D9"], "skat": ""}' --json
     """
     with input_errors():
