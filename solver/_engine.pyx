@@ -55,8 +55,7 @@ cdef class Engine:
         self.ready = False
 
     def __dealloc__(self):
-        free(self.tt.entries)
-        self.tt.entries = NULL
+        tt_free(&self.tt)
 
     def clear(self):
         """Empty the transposition table and the statistics."""
@@ -168,12 +167,21 @@ cdef class Engine:
             v = ab(&self.s, target - 1, target)
         return v >= target
 
-    def exact(self):
-        """The exact Q of the position."""
+    def exact(self, int lo=0, int hi=-1):
+        """The exact Q of the position, known to lie in [lo, hi] (hi < 0: no upper bound known).
+
+        Bounds that are wrong give a wrong answer; tight ones save searches.
+        """
         self._require()
-        cdef int q
+        cdef int q, top = max_q(&self.s)
+        if hi < 0 or hi > top:
+            hi = top
+        if lo < 0:
+            lo = 0
+        if lo > hi:
+            raise ValueError(f"empty range [{lo}, {hi}]")
         with nogil:
-            q = solve_exact(&self.s, 0, max_q(&self.s))
+            q = solve_exact(&self.s, lo, hi)
         return q
 
     def legal_cards(self):

@@ -70,11 +70,12 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
     """Some world loses at once (quick_loss of the DD search holds in it): the node is lost.
 
     The leader P holds x < the declarer's lowest card m of the suit and the
-    partner holds no card of the suit above m: feasible iff the split with x
+    partner holds no card of the suit above m (feasible iff the split with x
     in P's hand and every unseen card of the suit above m with P or in the
-    skat exists.
+    skat exists), or the partner holds another card y < m (P holds x, the
+    partner y, the rest split freely).
     """
-    cdef int p = defender_index(h, h.leader), su, m, x, v0, v1, a, bl, br, u, t, c0, c1
+    cdef int p = defender_index(h, h.leader), su, m, x, y, v0, v1, a, bl, br, u, t, c0, c1
     cdef uint32_t ds, us, hi, sb, rest
     for su in range(4):
         sb = suit_bits(su)
@@ -110,6 +111,12 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
             br += popc(hi)
         if a <= h.k and a + bl <= h.k + c0 and a + br <= h.k + c1 and c0 >= 0 and c1 >= 0:
             return 1
+        # or the partner holds another card of the suit below m
+        if (h.vo[1 - p] >> su) & 1 == 0 and (us & (us - 1)) != 0:
+            y = low_card(us & (us - 1))
+            if feasible(h.U & ~((<uint32_t>1) << x) & ~((<uint32_t>1) << y), h.vo[0], h.vo[1],
+                        h.cnt[0] - 1, h.cnt[1] - 1, h.k):
+                return 1
     return 0
 
 

@@ -20,7 +20,6 @@
 # updated in place; otherwise an empty slot; otherwise the entry with the
 # fewest cards left (the cheapest to recompute) is overwritten.
 
-from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 ctypedef struct TTEntry:
@@ -45,19 +44,42 @@ ctypedef struct TTable:
     uint64_t stores
 
 
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    /* The table is mapped anonymously: pages arrive zeroed on first touch,
+       so a large table costs nothing until the search uses it.  (Huge pages
+       were tried: with the kernel's defrag-on-madvise setting a fault could
+       stall for most of a second, so they are not requested.) */
+    static void* skatdd_map_table(size_t n) {
+        void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    static void skatdd_unmap_table(void* p, size_t n) { if (p) munmap(p, n); }
+    """
+    void* skatdd_map_table(size_t n) nogil
+    void skatdd_unmap_table(void* p, size_t n) nogil
+
+
 cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
-    """Allocate a zeroed table of at most *megabytes* MiB; 0 on success, -1 when out of memory."""
+    """Map a zeroed table of at most *megabytes* MiB; 0 on success, -1 when out of memory."""
     cdef uint64_t nbytes = megabytes << 20
     cdef uint64_t buckets = 1
     while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= nbytes:
         buckets *= 2
-    t.entries = <TTEntry*> calloc(buckets * TT_WAYS, sizeof(TTEntry))
+    t.entries = <TTEntry*> skatdd_map_table(buckets * TT_WAYS * sizeof(TTEntry))
     if t.entries == NULL:
         t.nbuckets = 0
         return -1
     t.nbuckets = buckets
     t.probes = t.hits = t.stores = 0
     return 0
+
+
+cdef void tt_free(TTable* t) noexcept nogil:
+    skatdd_unmap_table(t.entries, t.nbuckets * TT_WAYS * sizeof(TTEntry))
+    t.entries = NULL
+    t.nbuckets = 0
 
 
 cdef void tt_clear(TTable* t) noexcept nogil:
