@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -317,20 +318,12 @@ def test_every_command_has_help(name: str) -> None:
     assert "Examples:" in result.stdout and "--tt-mb" in result.stdout
 
 
-def test_solve_help_examples_run() -> None:
+def test_solve_help_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every ``skatdd solve`` example in the help text works as printed (run from the repository root)."""
-    import os
-    import shlex
-
     text = invoke("solve", "--help").stdout
     examples = [line.strip() for line in text.splitlines() if line.strip().startswith("skatdd solve ")]
     assert len(examples) >= 3
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        for example in examples:
-            args = shlex.split(example)[1:]
-            result = invoke(*args, "--tt-mb", "16")
-            assert result.exit_code == 0, (example, result.output)
-    finally:
-        os.chdir(cwd)
+    monkeypatch.chdir(ROOT)
+    for example in examples:
+        result = invoke(*shlex.split(example)[1:], "--tt-mb", "16")
+        assert result.exit_code == 0, (example, result.output)
