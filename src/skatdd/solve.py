@@ -111,12 +111,20 @@ class Solver:
         self.engine.reset_stats()
 
     # -- suit and grand ----------------------------------------------------
-    def value(self, pos: Position) -> int | None:
-        """Exact double-dummy value (declarer's final card points); ``None`` in null."""
+    def value(self, pos: Position, *, lower: int | None = None, upper: int | None = None) -> int | None:
+        """Exact double-dummy value (declarer's final card points); ``None`` in null.
+
+        *lower* / *upper*, when known (for example the value of the position
+        before, which bounds the value after an optimal or a worse card),
+        narrow the search; they must be true bounds.
+        """
         if pos.game.is_null:
             return None
         self._load(pos, _engine.POINTS)
-        return self._base(pos) + self.engine.exact()
+        base = self._base(pos)
+        lo = 0 if lower is None else max(0, lower - base)
+        hi = -1 if upper is None else max(lo, upper - base)
+        return base + self.engine.exact(lo, hi)
 
     def reaches(self, pos: Position, target: int) -> bool:
         """True when the declarer can finish with at least *target* card points (suit/grand)."""
@@ -126,16 +134,20 @@ class Solver:
         return self.engine.at_least(target - self._base(pos))
 
     def declarer_takes_all(self, pos: Position) -> bool:
-        """True when the declarer takes every trick from here (defenders schwarz, given they have none yet)."""
-        if pos.defender_tricks > 0:
-            return False
+        """True when the defenders end schwarz: they have no trick yet and the declarer takes every one left."""
+        return pos.defender_tricks == 0 and self.declarer_takes_rest(pos)
+
+    def defenders_take_all(self, pos: Position) -> bool:
+        """True when the declarer ends schwarz: he has no trick yet and the defenders take every one left."""
+        return pos.declarer_tricks == 0 and self.defenders_take_rest(pos)
+
+    def declarer_takes_rest(self, pos: Position) -> bool:
+        """True when the declarer takes every remaining trick (the current one included), whatever came before."""
         self._load(pos, _engine.DEFENDER_TRICKS)
         return not self.engine.at_least(1)
 
-    def defenders_take_all(self, pos: Position) -> bool:
-        """True when the defenders take every trick from here (declarer schwarz, given none yet)."""
-        if pos.declarer_tricks > 0:
-            return False
+    def defenders_take_rest(self, pos: Position) -> bool:
+        """True when the defenders take every remaining trick (the current one included), whatever came before."""
         self._load(pos, _engine.DECLARER_TRICKS)
         return not self.engine.at_least(1)
 
