@@ -29,6 +29,9 @@ KNOWN = [
 
 UNKNOWN = [
     ("low-safe-M", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", None, 1),
+    ("gaps-F", "C7 C9 CJ S7 S9 SJ H7 H9 D7 D9", None, 0),
+    ("two-gaps-R", "C7 C8 CT S7 S9 H7 H8 HT D7 DJ", None, 2),
+    ("long-clubs-M", "C7 C8 C9 CT CJ CQ S7 S9 H7 H8", None, 1),
     ("gaps-R", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", None, 2),
     ("gaps-lead-F", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", None, 0),
     ("ace-C-M", "CA C8 C9 S7 S8 S9 H7 H8 D7 D8", None, 1),

@@ -173,9 +173,11 @@ cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
 cdef inline int quick_loss(const DD* s) noexcept nogil:
     """Static loss at a trick boundary with a defender on lead.
 
-    The leader holds a card x of a suit in which the declarer's lowest card
-    is above x and the partner holds no card above the declarer's lowest:
-    lead x, the declarer must follow above everything and nobody overtakes.
+    The leader holds a card x of a suit below the declarer's lowest card m
+    of it, and the partner is void in the suit or also holds a card below m:
+    lead x; whether the partner plays before or after the declarer, he
+    plays his card below m (or discards), and the declarer, whose every
+    card of the suit is at least m, takes the trick.
     Or the partner is void in a suit in which the leader holds at least as
     many cards as the declarer, the declarer's top card above all of them.
     """
@@ -197,7 +199,7 @@ cdef inline int quick_loss(const DD* s) noexcept nogil:
             return 1
         if low_card(ps) > m:
             continue
-        if qs != 0 and high_card(qs) > m:
+        if qs != 0 and low_card(qs) > m:
             continue
         return 1
     return 0
