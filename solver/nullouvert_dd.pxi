@@ -116,6 +116,37 @@ cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     return 1
 
 
+cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win) noexcept nogil:
+    """The declarer's legal cards minus dominated ones (*win*: the best card on the table, -1 if none).
+
+    Monotonicity: holding a lower card of a suit instead of a higher one
+    never hurts the null declarer (play the lower one wherever a strategy
+    plays the higher: every trick it did not win it still does not win, and
+    nobody's legal moves change).  Hence, following, among the cards below
+    the trick's best he only needs the highest (and as the last player
+    nothing else: any other card wins the trick); discarding, only the top
+    card of each suit.
+    """
+    cdef uint32_t f, under, out
+    cdef int su
+    if tlen == 0:
+        return hand
+    f = hand & suit_bits(led >> 3)
+    if f:
+        under = f & below(win)
+        if under == 0:
+            return f
+        if tlen == 2:
+            return (<uint32_t>1) << high_card(under)
+        return ((<uint32_t>1) << high_card(under)) | (f & ~below(win))
+    out = 0
+    for su in range(4):
+        f = hand & suit_bits(su)
+        if f:
+            out |= (<uint32_t>1) << high_card(f)
+    return out
+
+
 cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
     """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
     cdef int i = 0, c
@@ -246,7 +277,7 @@ cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
         win = high_card(ledbits)
     live = s.hand[0] | s.hand[1] | s.hand[2] | table
     oth = (s.hand[0] | s.hand[1] | s.hand[2]) & ~dh
-    legal = legal_of(s.hand[seat], led)
+    legal = declarer_choices(s.hand[seat], s.tlen, led, win) if seat == s.decl else legal_of(s.hand[seat], led)
     while legal:
         c = low_card(legal)
         legal &= legal - 1

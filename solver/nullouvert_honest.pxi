@@ -166,7 +166,7 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
         win = high_card(ledbits)
     live = h.D | h.U | table
     if seat == h.decl:
-        cand = legal_of(h.D, led)
+        cand = declarer_choices(h.D, h.tlen, led, win)
         while cand:
             c = low_card(cand)
             cand &= cand - 1

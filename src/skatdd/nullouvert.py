@@ -261,7 +261,9 @@ class NullOuvertAnalyser:
             if (leader + len(trick)) % 3 == decl:
                 refs: list[tuple[Card, World]] = []
                 unrefuted = None
-                for card, _ in moves:
+                led = trick[0] >> 3 if trick else None
+                follow = D & (0xFF << (8 * led)) if led is not None else 0
+                for card in cards_of(follow or D):
                     r = self.solver.refute(state, card)
                     if r is None:
                         unrefuted = card
