@@ -52,11 +52,27 @@ def replay_line(world: World, declarer: int, line: list[int]) -> Position:
 # -- known answers -------------------------------------------------------------
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
-def test_lowest_cards_are_safe(seat: int) -> None:
-    r = analyse(LOW, declarer=seat, skat="CA SA", tt_mb=8)
+@pytest.mark.parametrize("exhaustive", [False, True])
+def test_lowest_cards_are_safe(seat: int, exhaustive: bool) -> None:
+    r = analyse(LOW, declarer=seat, skat="CA SA", tt_mb=8, exhaustive=exhaustive)
     assert (r.worlds, r.worlds_lost) == (184_756, 0)
     assert r.double_dummy_unbeatable and r.unbeatable
     assert r.counterexample is None and r.guess is None
+    assert (r.classes == 184_756) if exhaustive else (r.classes == 0)
+
+
+@pytest.mark.parametrize("hand,skat,seat", [
+    ("C7 C9 S7 S9 SJ H7 H8 HT D7 D8", "CA DA", 0),
+    ("C7 C9 S7 S9 SJ H7 H8 HT D7 D8", None, 2),
+    ("C7 C8 C9 CT CJ CQ S7 S9 H7 H8", None, 1),
+])
+def test_honest_win_agrees_with_solving_every_world(hand: str, skat: str | None, seat: int) -> None:
+    """The shortcut (honest proof first) and the class-by-class count give the same answer."""
+    quick = analyse(hand, declarer=seat, skat=skat)
+    full = analyse(hand, declarer=seat, skat=skat, exhaustive=True)
+    assert quick.unbeatable and full.unbeatable
+    assert quick.worlds == full.worlds == worlds_count(known_skat=skat is not None)
+    assert quick.worlds_lost == full.worlds_lost == 0 and full.classes > 0
 
 
 def test_lowest_cards_safe_without_skat() -> None:

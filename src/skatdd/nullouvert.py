@@ -26,9 +26,10 @@ answers two questions (interface.md, ``skatdd null-ouvert``):
   over these information states (the declarer ORs over his cards, the
   defenders AND over every card some consistent world lets them play)
   decides it exactly (nullouvert_honest.pxi).  It never claims more than the
-  double-dummy answer; when every world is won double-dummy but the honest
-  answer is no, :class:`Guess` names the decision where every card fails
-  and, per card, a world that beats it.
+  double-dummy answer, so it runs first: when it wins, every world is won
+  and no world needs solving.  When every world is won double-dummy but the
+  honest answer is no, :class:`Guess` names the decision where every card
+  fails and, per card, a world that beats it.
 
 >>> r = analyse("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", declarer=1, skat="CA SA")
 >>> r.worlds, r.worlds_lost, r.unbeatable
@@ -307,31 +308,42 @@ class NullOuvertAnalyser:
         return World((hands[0], hands[1], hands[2]), skat)
 
     # -- everything --------------------------------------------------------
-    def analyse(self, hand: Mask, declarer: int, skat: Mask | None = None, *, pool: Mask | None = None) -> NullOuvertResult:
+    def analyse(self, hand: Mask, declarer: int, skat: Mask | None = None, *, pool: Mask | None = None,
+                exhaustive: bool = False) -> NullOuvertResult:
         """Both answers for the declarer's *hand* (mask) in seat *declarer*.
 
         *skat*: the known skat (mask) or ``None`` for a hand game.  *pool*:
         the unseen cards, by default every card not in the hand or the known
         skat (reduced games pass a smaller one).
+
+        The honest search runs first: when one strategy wins in every world,
+        every world is won double-dummy too, so ``worlds_lost`` is 0 without
+        solving the worlds one by one (``classes`` is then 0).  With
+        *exhaustive* the worlds are solved class by class regardless.
         """
         start = time.perf_counter()
         self.solver.reset_stats()
         if pool is None:
             pool = ((1 << 32) - 1) & ~hand & ~(skat or 0)
-        k = pool.bit_count() - 2 * hand.bit_count()
+        n = hand.bit_count()
+        k = pool.bit_count() - 2 * n
         if k not in (0, 2):
-            raise ValueError(f"the unseen pool must hold 2n or 2n + 2 cards, got {pool.bit_count()} for n = {hand.bit_count()}")
-        worlds, lost, classes, first = self.count_worlds(hand, pool, k, declarer)
+            raise ValueError(f"the unseen pool must hold 2n or 2n + 2 cards, got {pool.bit_count()} for n = {n}")
+        root = self.root_state(hand, pool, k, declarer)
+        honest = self.honest_wins(root)
+        if honest and not exhaustive:
+            worlds, lost, classes, first = math.comb(pool.bit_count(), k) * math.comb(2 * n, n), 0, 0, None
+        else:
+            worlds, lost, classes, first = self.count_worlds(hand, pool, k, declarer)
+            if honest and lost:
+                raise RuntimeError("internal error: the honest search won a deal with a world lost double-dummy")
         result = NullOuvertResult(hand=hand, declarer=declarer, skat=skat, worlds=worlds, worlds_lost=lost,
-                                  unbeatable=False, classes=classes)
+                                  unbeatable=honest, classes=classes)
         if first is not None:
             world = World(first.hands, first.skat | (skat or 0))
             result.counterexample = (world, self.dd_line(first, declarer))
-        else:
-            root = self.root_state(hand, pool, k, declarer)
-            result.unbeatable = self.honest_wins(root)
-            if not result.unbeatable:
-                result.guess = self.find_guess(root, skat or 0)
+        elif not honest:
+            result.guess = self.find_guess(root, skat or 0)
         result.nodes = self.solver.nodes
         result.seconds = time.perf_counter() - start
         return result
@@ -358,18 +370,20 @@ def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask 
 
 
 def analyse(hand: str | Iterable[Card] | Mask, *, declarer: int | str, skat: str | Iterable[Card] | Mask | None = None,
-            tt_mb: int = 128) -> NullOuvertResult:
+            tt_mb: int = 32, exhaustive: bool = False) -> NullOuvertResult:
     """Is the null ouvert *hand* unbeatable with the declarer in seat *declarer*?
 
     *hand*: the declarer's ten cards after the discard (card string, card
     ints or a mask); *skat*: the two skat cards, or ``None`` when unknown
-    (hand game).  Raises :class:`~skatdd.errors.SkatddError` subclasses for
+    (hand game); *exhaustive*: solve every class of worlds even when the
+    honest search already proves them all won.  Raises
+    :class:`~skatdd.errors.SkatddError` subclasses for
     bad input (unknown or duplicate card, wrong count, skat overlapping the
     hand, unknown seat), each message quoting the token.
     """
     seat = parse_seat(declarer)
     hand_mask, skat_mask = _parse(hand, skat)
-    return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask)
+    return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive)
 
 
 def worlds_count(known_skat: bool, n: int = 10) -> int:
