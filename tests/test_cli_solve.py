@@ -118,8 +118,9 @@ def test_null_ouvert_plays_as_null() -> None:
 
 def test_seat_and_game_aliases_agree() -> None:
     results = [solve_json(DEAL, "--game", game, "--declarer", seat)
-               for game, seat in (("hearts", "2"), ("H", "R"), ("Hearts", "rearhand"))]
-    assert all(r["value"] == results[0]["value"] and r["declarer"] == 2 for r in results)
+               for game, seat in (("diamonds", "0"), ("D", "F"), ("Diamonds", "forehand"), ("d", "f"))]
+    assert all(r["value"] == results[0]["value"] and r["declarer"] == 0 for r in results)
+    assert all(r["game"] == "diamonds" for r in results)
 
 
 def test_played_cards_continue_the_deal(solver: Solver) -> None:
