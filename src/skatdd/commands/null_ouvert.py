@@ -101,9 +101,10 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
 @click.option("--declarer", "declarer", required=True, metavar="SEAT", help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
 @json_option
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=32, show_default=True,
-              help="Double-dummy table size in MiB (the honest-search memo gets half).")
-def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int) -> None:
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=None,
+              help="Double-dummy table size in MiB (the honest-search memo gets half)  "
+                   "[default: 32 with --skat, 256 without].")
+def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int | None) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     try:
         result = analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb)
