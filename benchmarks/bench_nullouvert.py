@@ -27,6 +27,7 @@ KNOWN = [
     ("long-clubs-M", "C7 C8 C9 CT CJ CQ S7 S9 H7 H8", "CA SA", 1),
     ("ace-C-M", "CA C8 C9 S7 S8 S9 H7 H8 D7 D8", "CT SA", 1),
     ("two-gaps-R", "C7 C8 CT S7 S9 H7 H8 HT D7 DJ", "CA SA", 2),
+    ("guess-F", "C7 C9 S7 S9 ST SA H7 H9 D7 D9", "HJ SQ", 0),
 ]
 
 UNKNOWN = [

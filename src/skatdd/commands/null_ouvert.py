@@ -89,8 +89,11 @@ def result_lines(r: NullOuvertResult) -> list[str]:
         g = r.guess
         played = " ".join(card_symbol(c) for c in g.history) or "nothing"
         lines.append(f"The declarer must guess after: {played}")
+        groups: dict[World, list[Card]] = {}
         for card, world in g.refutations:
-            lines.append(f"  {card_symbol(card)} loses in:")
+            groups.setdefault(world, []).append(card)
+        for world, cards in groups.items():
+            lines.append(f"  {' '.join(card_symbol(c) for c in cards)} lose{'s' if len(cards) == 1 else ''} in:")
             lines.extend(_world_lines(world, r.declarer, indent="    "))
     lines.append(f"{r.classes:,} classes of worlds solved, {r.nodes:,} nodes, {r.seconds:.3f} s")
     return lines
