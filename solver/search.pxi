@@ -457,12 +457,24 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
     counts only as often as every such opponent can follow.  Cashing one group
     changes no other group for an opponent who holds trumps (he only follows),
     and an opponent without trumps can never ruff, so the groups add up.  The
-    followers' forced cards add their smallest weights in the group.
+    followers' forced cards add their smallest weights in the group: whatever
+    they discard meanwhile also lands in the leader's tricks.
+
+    Drawing trumps: when the leader's run of top trumps is at least as long
+    as every opponent's trumps, the opponents are out of trumps after it;
+    then every trump of the leader wins a trick and no plain run is capped.
     """
-    cdef int L = s.leader, g, p, run, k, pts = 0, tricks = 0
+    cdef int L = s.leader, g, gi, p, run, k, pts = 0, tricks = 0, opp_trumps = 0
     cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2], gm, m, run_cards, top
     cdef uint32_t hand = s.hand[L], trumps = s.lay.trump_mask
-    for g in range(5):
+    cdef bint drawn = False
+    for p in range(3):
+        if s.scorer[p] != s.scorer[L]:
+            k = __builtin_popcount(s.hand[p] & trumps)
+            if k > opp_trumps:
+                opp_trumps = k
+    for gi in range(5):
+        g = 4 - gi                  # trumps first: drawing them may lift the ruff caps
         gm = s.lay.group_mask[g] & live
         if gm == 0:
             continue
@@ -476,9 +488,14 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
             run_cards |= top
             run += 1
             m &= ~top
+        if s.lay.group_mask[g] == trumps and trumps != 0 and run >= opp_trumps and (hand & trumps):
+            # the opponents follow with all their trumps, then every trump of ours wins
+            drawn = True
+            run_cards = hand & gm
+            run = __builtin_popcount(run_cards)
         if run == 0:
             continue
-        if s.lay.group_mask[g] != trumps:
+        if s.lay.group_mask[g] != trumps and not drawn:
             for p in range(3):
                 if s.scorer[p] != s.scorer[L] and (s.hand[p] & trumps):
                     k = __builtin_popcount(s.hand[p] & gm)
@@ -569,7 +586,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return 0
         # Cheap bounds: trumps above every trump of the other side win their tricks.
         sure_bounds(s, remaining, &lower, &upper)
-        if cards_each >= 4 and s.scorer[s.leader] == s.maxer[s.leader]:
+        if cards_each >= 3 and s.scorer[s.leader] == s.maxer[s.leader]:
             v = quick_tricks(s)
             if s.scorer[s.leader]:
                 if v > lower:
