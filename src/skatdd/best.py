@@ -115,11 +115,11 @@ from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .cards import (
-    ACE, CARD_POINTS, DISPLAY_ORDER, Card, Mask, card_name, cards_of, display_sorted, points_of,
+    ACE, CARD_POINTS, DISPLAY_ORDER, TEN, Card, Mask, card_name, cards_of, display_sorted, points_of,
 )
 from .errors import CardCountError, DuplicateCardError, InvalidSeatError
 from .position import Position
-from .rules import TRUMP_GROUP, Game, follow_group, power, trump_mask
+from .rules import Game, follow_group, power, suit_mask, trump_mask
 from .scoring import Declaration, Score, matadors as count_matadors, null_value, score_game
 from .solve import Solver
 
@@ -342,13 +342,23 @@ class _Probe:
         return False
 
     def value(self) -> int:
-        """The exact value: bisection inside the bounds already known."""
+        """The exact value.
+
+        The two trick questions go first: they cost next to nothing next to
+        a points search (a declarer who takes every trick is seen by the
+        engine's sure-trick bounds at once, while proving 120 points means
+        refuting every way the defenders can discard), and either one, when
+        true, fixes the value: every trick is 120 points, no trick is the
+        discard's points.  Otherwise the engine's exact search.
+        """
+        if self.lo < self.hi and self.hi == 120:
+            self.takes_all()
+        if self.lo < self.hi and self.lo <= self.discard_points:
+            self.trickless()
         if self.lo < self.hi:
             v = self.solver.value(self.pos)
             assert v is not None
             self.lo = self.hi = v
-        while self.lo < self.hi:
-            self.at_least((self.lo + self.hi + 1) // 2)
         return self.lo
 
     def takes_all(self) -> bool:
@@ -442,23 +452,32 @@ def _discard_classes(game: Game, twelve: Mask, defenders: Mask) -> list[_Class]:
 def _heuristic(game: Game, twelve: Mask, pair: tuple[Card, Card]) -> int:
     """How promising a discard looks (higher first); only orders the search, never decides.
 
-    Banks the discard's points, rewards side suits made void, and keeps trumps
-    and aces, which usually take their own tricks anyway.
+    A linear estimate of the discard's double-dummy value relative to the
+    other discards, its weights fitted by least squares to exhaustive runs
+    (every discard solved exactly) over realistic deals: per discarded card,
+    +0.6 a card point banked, -6 a trump, -9 a side ace, -4 a ten whose ace
+    stays in hand; +7 for a side suit made void (+5 in grand), +1 for one
+    left with a single card.  Scaled by 10 to stay integral.
     """
     trumps = trump_mask(game)
     dmask = 1 << pair[0] | 1 << pair[1]
+    hand = twelve & ~dmask
     score = 0
     for c in pair:
-        score += CARD_POINTS[c]
+        score += 6 * CARD_POINTS[c]
         if trumps >> c & 1:
+            score -= 60
+            continue
+        rank, suit = c & 7, c >> 3
+        if rank == ACE:
+            score -= 90
+        elif rank == TEN and hand >> (suit * 8 + ACE) & 1:
             score -= 40
-        elif c & 7 == ACE:
-            score -= 9
-    hand = twelve & ~dmask
-    for c in pair:
-        group = follow_group(c, game)
-        if group != TRUMP_GROUP and not any(follow_group(h, game) == group for h in cards_of(hand)):
-            score += 6
+        left = hand & suit_mask(suit) & ~trumps
+        if left == 0:
+            score += 50 if game == Game.GRAND else 70
+        elif left.bit_count() == 1:
+            score += 10
     return score
 
 
@@ -562,10 +581,12 @@ class _Seat:
                     break
             wins = chosen is not None
             picked = (list((chosen or classes[0]).discard), wins)
+        else:
+            self.tick(len(classes))
         hand_wins: bool | None = None
         if want_hand:
             hand_wins = self.solver.declarer_wins(self.position(Game.NULL, self.hands[self.declarer], self.skat))
-            self.tick()
+        self.tick()
         for ouvert in (False, True):
             if picked is not None and self.null_allowed(ouvert, False):
                 options.append(self._null_option(ouvert, False, picked[0], picked[1]))
@@ -589,7 +610,9 @@ class _Seat:
         plans: list[tuple[Game, list[_Class]]] = []
         for game in GAME_ORDER:
             plans.append((game, _discard_classes(game, self.twelve, self.defenders)))
-        self.total = sum(len(cs) for _, cs in plans) + len(GAME_ORDER)
+        # One tick per discard class of every game (a suit or grand game's hand
+        # game stands for its seed class) and one for the null hand game.
+        self.total = sum(len(cs) for _, cs in plans) + 1
         options: list[Option] = []
         for game, classes in plans:
             if game.is_null:
