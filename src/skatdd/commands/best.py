@@ -275,15 +275,16 @@ def _summary(reports: list[SeatReport]) -> list[str]:
 # The command
 
 
-def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int,
+def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int, all_lines: bool,
          progress: Callable[[int, int], None] | None) -> list[SeatReport]:
+    """:func:`best_contracts` for each seat with one shared solver; *progress* spans every seat."""
     solver = Solver(tt_mb=tt_mb)
     reports = []
     for k, seat in enumerate(seats):
         def seat_progress(done: int, total: int, k: int = k) -> None:
             if progress is not None:
                 progress(k * total + done, len(seats) * total)
-        reports.append(best_contracts(deal.hands, deal.skat, seat, bid=bid, solver=solver,
+        reports.append(best_contracts(deal.hands, deal.skat, seat, bid=bid, solver=solver, all_lines=all_lines,
                                       progress=seat_progress if progress is not None else None))
     return reports
 
@@ -295,9 +296,11 @@ def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int,
                    "(default: the deal's declarer, or every seat).")
 @click.option("--bid", type=click.IntRange(min=MIN_BID), metavar="N",
               help="The bid: applies the overbid rule and leaves out nulls below it (default: the deal's bid).")
+@click.option("--all-lines", is_flag=True,
+              help="Give every option its line of play, not only the best (slower).")
 @json_option
 @tt_option
-def command(deal: str, declarer: int | None, bid: int | None, as_json: bool, tt_mb: int) -> None:
+def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, as_json: bool, tt_mb: int) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.
 
     DEAL is deal text whose fourth group is the skat as dealt
@@ -326,9 +329,9 @@ def command(deal: str, declarer: int | None, bid: int | None, as_json: bool, tt_
                     bar.update(target - state["shown"])
                     state["shown"] = target
 
-            reports = _run(data, seats, the_bid, tt_mb, progress)
+            reports = _run(data, seats, the_bid, tt_mb, all_lines, progress)
     else:
-        reports = _run(data, seats, the_bid, tt_mb, None)
+        reports = _run(data, seats, the_bid, tt_mb, all_lines, None)
 
     if as_json:
         if seat is not None:
