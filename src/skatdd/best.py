@@ -106,6 +106,12 @@ discards often reach the very same hands).
 5. *Null.*  Double-dummy null ouvert is null, so null ouvert costs nothing
    extra.  Discard classes are scanned in the tie order and the scan stops
    at the first discard that wins.
+6. *Trick questions first.*  Before an exact points search the two trick
+   questions are asked (they cost a handful of nodes): every trick fixes the
+   value at 120, no trick at the discard's points, and neither needs a
+   points search.
+7. *Lines* are built only for ``best`` (``all_lines=True`` for every option):
+   a line costs a null-window search per card.
 """
 from __future__ import annotations
 
@@ -164,8 +170,10 @@ class Option:
         matadors: ``+N`` with / ``-N`` without N, 0 for null.
         game_value: the game value (before any overbid adjustment).
         score: the ISkO list score for the declarer, overbid included when a bid was given.
-        line: a principal variation from the first lead, card by card; filled for
-            :attr:`SeatReport.best` and, when asked for, for every option.
+        line: a principal variation from the first lead, card by card (null:
+            to the trick the declarer is forced to take); filled for the
+            option :attr:`SeatReport.best` copies, empty for the others
+            unless :func:`best_contracts` was asked for ``all_lines``.
     """
 
     game: Game
