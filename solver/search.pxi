@@ -511,6 +511,9 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
             if p != L:
                 k = __builtin_popcount(s.hand[p] & gm)
                 pts += smallest_weights(s, s.hand[p] & gm, run if run < k else k)
+    if tricks >= __builtin_popcount(hand):
+        # every remaining trick is cashed: the side takes everything left
+        return weight_of(s, live) + s.trick_weight * tricks
     return pts + s.trick_weight * tricks
 
 
