@@ -230,7 +230,7 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
         if is_trump:
             return 3000 + s.weight[c]
         if (info.opp_ruffs >> g) & 1:
-            return -500 - s.weight[c]
+            return 500 - s.weight[c]
         return 4000 + s.weight[c]
     if (info.ally_hands >> high_bit(live & group)) & 1:
         return 2000 - s.weight[c]
