@@ -1,0 +1,220 @@
+"""The plain Python reference solver: the oracle the Cython engine is tested against.
+
+Minimax with alpha-beta pruning over :class:`~skatdd.position.Position`, and
+nothing clever: no transposition table, no move ordering, no equivalent-card
+reduction, no bounds.  Every rule (following, trick winner, points, trick
+counts) comes from :meth:`Position.play`, so the solver is short enough to
+check by reading.  It is exponential in the number of cards left: fine for
+endgames of up to four or five tricks a hand, hopeless for full deals
+(``tests/data/solved-deals.jsonl`` covers those).
+
+Double-dummy (skat-rules.md): every player sees every card; the declarer
+plays to maximise, the two defenders together to minimise.
+
+The functions never change the caller's position: they search a copy.
+
+Values (interface.md):
+
+* suit and grand: the declarer's *final* card points, that is
+  ``pos.declarer_points`` + the skat's points + every point the declarer
+  wins from here on, the cards already on the table in the current trick
+  included;
+* null: ``True`` iff the declarer can avoid taking any trick (``False`` at
+  once when ``pos.declarer_tricks > 0``).
+"""
+from __future__ import annotations
+
+from .cards import Card, card_name
+from .errors import DealFormatError
+from .position import Position
+
+__all__ = [
+    "reference_value",
+    "reference_card_values",
+    "reference_can_take_all",
+    "reference_line",
+    "check_position",
+]
+
+_INFINITY = 1000  # larger than any card-point total (the deck holds 120)
+
+
+def check_position(pos: Position) -> None:
+    """Raise :class:`DealFormatError` unless *pos* is a position play can continue from.
+
+    Checks: the declarer and leader are seats 0..2; at most two cards lie in
+    the current trick; hands, trick and skat are disjoint; the skat holds
+    two cards (or none, in null games only); the seats that already played
+    to the current trick hold one card fewer than the others (so every seat
+    runs out of cards at the same trick).
+    """
+    if pos.declarer not in (0, 1, 2) or pos.leader not in (0, 1, 2):
+        raise DealFormatError(f"declarer {pos.declarer!r} and leader {pos.leader!r} must be seats 0, 1 or 2")
+    if len(pos.trick) > 2:
+        raise DealFormatError(f"the current trick holds {len(pos.trick)} cards: expected at most 2")
+    seen = 0
+    groups = [(f"hand of seat {s}", pos.hands[s]) for s in range(3)]
+    groups += [("current trick", sum(1 << c for c in pos.trick)), ("skat", pos.skat)]
+    for what, mask in groups:
+        if seen & mask:
+            repeated = card_name((seen & mask).bit_length() - 1)
+            raise DealFormatError(f"{what} repeats a card held elsewhere: {repeated!r}")
+        seen |= mask
+    if len(set(pos.trick)) != len(pos.trick):
+        raise DealFormatError("the current trick holds a card twice")
+    skat_cards = pos.skat.bit_count()
+    if skat_cards != 2 and not (pos.game.is_null and skat_cards == 0):
+        raise DealFormatError(f"the skat holds {skat_cards} cards: expected 2")
+    sizes = [h.bit_count() for h in pos.hands]
+    full = sizes[pos.to_move]
+    for i in range(3):
+        seat = (pos.leader + i) % 3
+        expected = full - 1 if i < len(pos.trick) else full
+        if sizes[seat] != expected:
+            raise DealFormatError(
+                f"seat {seat} holds {sizes[seat]} cards: expected {expected} "
+                f"(seat {pos.to_move} to move holds {full}, {len(pos.trick)} card(s) in the current trick)"
+            )
+
+
+def reference_value(pos: Position) -> int | bool:
+    """Double-dummy value of *pos*.
+
+    Suit and grand: the declarer's final card points (``declarer_points`` +
+    skat + every point won from here on, current trick included), an int in
+    ``[pos.value_so_far, pos.value_so_far + points still in play]``.
+    Null: ``True`` iff the declarer can avoid taking any trick.
+
+    Raises :class:`DealFormatError` when *pos* fails :func:`check_position`.
+    """
+    check_position(pos)
+    work = pos.copy()
+    if pos.game.is_null:
+        return _null_search(work)
+    return _points_search(work, -_INFINITY, _INFINITY)
+
+
+def reference_card_values(pos: Position) -> dict[Card, int | bool]:
+    """The value (as :func:`reference_value`) after each legal card of the player to move.
+
+    Keys are the legal cards in ascending card order.  Empty when the
+    position is over (no cards left, or a null declarer already took a trick).
+    """
+    check_position(pos)
+    work = pos.copy()
+    if work.is_over():
+        return {}
+    result: dict[Card, int | bool] = {}
+    for card in work.legal_moves():
+        work.play(card)
+        if pos.game.is_null:
+            result[card] = _null_search(work)
+        else:
+            result[card] = _points_search(work, -_INFINITY, _INFINITY)
+        work.undo()
+    return result
+
+
+def reference_can_take_all(pos: Position, declarer_side: bool) -> bool:
+    """Can one side win every remaining trick, the current one included, against best resistance?
+
+    *declarer_side* ``True`` asks about the declarer, ``False`` about the two
+    defenders together.  Tricks already completed do not matter here (the
+    caller combines this with ``declarer_tricks``/``defender_tricks`` for
+    schwarz).  Trick winners follow the game's rules, null included; the other
+    side resists by trying to win a trick, which in null is *not* the null
+    declarer's aim, so there the answer is no substitute for
+    :func:`reference_value`.  With no cards left the answer is ``True``.
+
+    Raises :class:`DealFormatError` when *pos* fails :func:`check_position`.
+    """
+    check_position(pos)
+    return _take_all_search(pos.copy(), bool(declarer_side))
+
+
+def reference_line(pos: Position) -> list[Card]:
+    """A principal variation from *pos*: every card to the end of play (null: until the declarer takes a trick).
+
+    At each step the player to move plays the lowest-numbered card whose
+    value equals the best value for its side, so playing the line keeps
+    :func:`reference_value` unchanged.  Slow: one :func:`reference_card_values`
+    per card.
+    """
+    check_position(pos)
+    work = pos.copy()
+    line: list[Card] = []
+    while not work.is_over():
+        values = reference_card_values(work)
+        pick_max = work.to_move == work.declarer
+        best = max(values.values()) if pick_max else min(values.values())  # null: True > False
+        card = next(c for c, v in values.items() if v == best)
+        work.play(card)
+        line.append(card)
+    return line
+
+
+def _points_search(pos: Position, alpha: int, beta: int) -> int:
+    """Fail-soft alpha-beta: the declarer's final points, exact when inside ``(alpha, beta)``.
+
+    Returns ``v``; if ``v <= alpha`` the true value is ``<= v``, if
+    ``v >= beta`` it is ``>= v``, otherwise ``v`` is exact.  *pos* is played
+    on and restored.
+    """
+    if pos.cards_left == 0 and not pos.trick:
+        return pos.declarer_points + pos.skat_points
+    maximising = pos.to_move == pos.declarer
+    best = -_INFINITY if maximising else _INFINITY
+    for card in pos.legal_moves():
+        pos.play(card)
+        value = _points_search(pos, alpha, beta)
+        pos.undo()
+        if maximising:
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+def _null_search(pos: Position) -> bool:
+    """Null: can the declarer take no trick from here?  *pos* is played on and restored."""
+    if pos.declarer_tricks > 0:
+        return False
+    if pos.cards_left == 0 and not pos.trick:
+        return True
+    declarer_to_move = pos.to_move == pos.declarer
+    for card in pos.legal_moves():
+        pos.play(card)
+        ok = _null_search(pos)
+        pos.undo()
+        if declarer_to_move and ok:
+            return True  # the declarer has a safe card
+        if not declarer_to_move and not ok:
+            return False  # a defender can force a trick on the declarer
+    return not declarer_to_move
+
+
+def _take_all_search(pos: Position, declarer_side: bool) -> bool:
+    """Can *declarer_side*'s side win every trick still to be completed?  *pos* is played on and restored."""
+    if pos.cards_left == 0 and not pos.trick:
+        return True
+    side_to_move = (pos.to_move == pos.declarer) == declarer_side
+    for card in pos.legal_moves():
+        winner = pos.play(card)
+        if winner is not None and (winner == pos.declarer) != declarer_side:
+            ok = False
+        else:
+            ok = _take_all_search(pos, declarer_side)
+        pos.undo()
+        if side_to_move and ok:
+            return True
+        if not side_to_move and not ok:
+            return False
+    return not side_to_move
