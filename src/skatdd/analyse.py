@@ -99,18 +99,13 @@ Files of many games
 """
 from __future__ import annotations
 
+import functools
 import json
-import multiprocessing
-import signal
-import sys
 import time
-from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, WINDOW, BatchSummary, LineOutcome
+from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, run_lines
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
 from .deal import GameSpec, position_from_json
@@ -812,78 +807,6 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
     return LineOutcome(line, analysis.to_json())
 
 
-_worker_solver: Solver | None = None
-_worker_review = True
-
-
-def _init_worker(tt_mb: int, review: bool) -> None:
-    """Per-process setup: ignore Ctrl-C (the parent handles it) and build the worker's one Solver."""
-    global _worker_solver, _worker_review
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_solver = Solver(tt_mb=tt_mb)
-    _worker_review = review
-
-
-def _work(line: int, raw: bytes | str) -> LineOutcome:
-    assert _worker_solver is not None, "worker not initialised"
-    return analyse_line(_worker_solver, line, raw, _worker_review)
-
-
-def _executor(jobs: int, tt_mb: int, review: bool) -> ProcessPoolExecutor:
-    """A pool of *jobs* workers: 'fork' on Linux (cheap, safe here), else 'spawn'."""
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-    else:
-        context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                               initargs=(tt_mb, review))
-
-
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Cancel queued work and terminate the workers now (they ignore SIGINT)."""
-    workers = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for proc in workers:
-        if proc.is_alive():
-            proc.terminate()
-    for proc in workers:
-        proc.join(timeout=5)
-
-
-def _run_pool(items: Iterator[tuple[int, bytes | str]], jobs: int, tt_mb: int, review: bool,
-              emit: Callable[[LineOutcome], None]) -> None:
-    """Analyse *items* on *jobs* workers, calling *emit* in input order; at most ``jobs * WINDOW`` in flight."""
-    executor = _executor(jobs, tt_mb, review)
-    pending: deque[tuple[int, bytes | str, Future[LineOutcome]]] = deque()
-    limit = jobs * WINDOW
-    exhausted = False
-    try:
-        while True:
-            while not exhausted and len(pending) < limit:
-                try:
-                    line, raw = next(items)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending.append((line, raw, executor.submit(_work, line, raw)))
-            if not pending:
-                break
-            line, raw, future = pending.popleft()
-            try:
-                outcome = future.result()
-            except BrokenProcessPool as exc:
-                # A worker died: report the line at the head, resubmit the rest to a fresh pool.
-                outcome = _error(line, None, f"internal error: the worker process died ({exc})", INTERNAL_ERROR)
-                executor.shutdown(wait=False, cancel_futures=True)
-                executor = _executor(jobs, tt_mb, review)
-                pending = deque((ln, rw, executor.submit(_work, ln, rw)) for ln, rw, _ in pending)
-            emit(outcome)
-    except BaseException:
-        _stop(executor)
-        raise
-    executor.shutdown(wait=True)
-
-
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
                   emit: Callable[[LineOutcome], None]) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
@@ -896,30 +819,5 @@ def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    summary = BatchSummary()
-    started = time.perf_counter()
-
-    def record(outcome: LineOutcome) -> None:
-        summary.lines += 1
-        if outcome.kind == INPUT_ERROR:
-            summary.input_errors += 1
-            summary.error_lines.append(outcome.line)
-        elif outcome.kind == INTERNAL_ERROR:
-            summary.internal_errors += 1
-            summary.error_lines.append(outcome.line)
-        elif outcome.kind == OK:
-            summary.nodes += int(outcome.record.get("nodes", 0))
-        emit(outcome)
-
-    try:
-        if jobs == 1:
-            solver = Solver(tt_mb=tt_mb)
-            for line, raw in items:
-                record(analyse_line(solver, line, raw, review))
-        else:
-            _run_pool(iter(items), jobs, tt_mb, review, record)
-    finally:
-        summary.seconds = time.perf_counter() - started
-    return summary
+    return run_lines(items, handler=functools.partial(analyse_line, review=review), jobs=jobs, tt_mb=tt_mb,
+                     emit=emit)

@@ -25,6 +25,7 @@ every record already handed out stays written.
 """
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import os
@@ -151,21 +152,24 @@ def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOu
 # ---------------------------------------------------------------------------
 # Worker processes
 
+#: Handles one line with the worker's solver: ``handler(solver, line, raw) -> LineOutcome``.
+LineHandler = Callable[[Solver, int, "bytes | str"], LineOutcome]
+
 _worker_solver: Solver | None = None
-_worker_mode = "value"
+_worker_handler: LineHandler | None = None
 
 
-def _init_worker(tt_mb: int, mode: str) -> None:
+def _init_worker(tt_mb: int, handler: LineHandler) -> None:
     """Per-process setup: ignore Ctrl-C (the parent handles it) and build the one Solver."""
-    global _worker_solver, _worker_mode
+    global _worker_solver, _worker_handler
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_solver = Solver(tt_mb=tt_mb)
-    _worker_mode = mode
+    _worker_handler = handler
 
 
-def _work(line: int, raw: bytes) -> LineOutcome:
-    assert _worker_solver is not None, "worker not initialised"
-    return solve_line(_worker_solver, line, raw, _worker_mode)
+def _work(line: int, raw: bytes | str) -> LineOutcome:
+    assert _worker_solver is not None and _worker_handler is not None, "worker not initialised"
+    return _worker_handler(_worker_solver, line, raw)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -175,17 +179,16 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _new_executor(jobs: int, tt_mb: int, mode: str) -> ProcessPoolExecutor:
+def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                               initargs=(tt_mb, mode))
+                               initargs=(tt_mb, handler))
 
 
 def _kill(executor: ProcessPoolExecutor) -> None:
-    """Stop *executor* now: cancel queued work and terminate its workers (they ignore SIGINT).
+    """Cancel queued work and terminate the workers now (they ignore SIGINT).
 
     ``ProcessPoolExecutor`` has no public way to stop running work, so the
-    worker processes are taken from its ``_processes`` table (present in
-    every CPython 3 release) before shutting it down.
+    worker processes are terminated directly.
     """
     workers = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
@@ -196,11 +199,11 @@ def _kill(executor: ProcessPoolExecutor) -> None:
         proc.join(timeout=5)
 
 
-def _run_pool(items: Iterator[tuple[int, bytes]], jobs: int, mode: str, tt_mb: int,
+def _run_pool(items: Iterator[tuple[int, bytes | str]], jobs: int, tt_mb: int, handler: LineHandler,
               emit: Callable[[LineOutcome], None]) -> None:
-    """Solve *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
-    executor = _new_executor(jobs, tt_mb, mode)
-    pending: deque[tuple[int, bytes, Future[LineOutcome]]] = deque()
+    """Handle *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
+    executor = _new_executor(jobs, tt_mb, handler)
+    pending: deque[tuple[int, bytes | str, Future[LineOutcome]]] = deque()
     limit = jobs * WINDOW
     exhausted = False
     try:
@@ -222,7 +225,7 @@ def _run_pool(items: Iterator[tuple[int, bytes]], jobs: int, mode: str, tt_mb: i
                 # reported; the rest are resubmitted to a fresh pool, so each breakage costs one line.
                 outcome = _error(line, None, f"internal error: the worker process died ({exc})", INTERNAL_ERROR)
                 executor.shutdown(wait=False, cancel_futures=True)
-                executor = _new_executor(jobs, tt_mb, mode)
+                executor = _new_executor(jobs, tt_mb, handler)
                 pending = deque((ln, rw, executor.submit(_work, ln, rw)) for ln, rw, _ in pending)
             emit(outcome)
     except BaseException:
@@ -231,19 +234,19 @@ def _run_pool(items: Iterator[tuple[int, bytes]], jobs: int, mode: str, tt_mb: i
     executor.shutdown(wait=True)
 
 
-def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
+def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, jobs: int = 1,
               tt_mb: int = 128, emit: Callable[[LineOutcome], None]) -> BatchSummary:
-    """Solve every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
+    """Handle every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
-    *emit* gets each :class:`LineOutcome` as soon as it and all earlier lines
-    are solved (write and flush there; a line written is never taken back).
-    *jobs* ``1`` solves in this process, more uses that many worker
-    processes with one Solver each.  Returns the counts; raises
-    ``ValueError`` for a bad *mode* or *jobs*, and re-raises
-    :class:`KeyboardInterrupt` after stopping the workers.
+    *handler* (a picklable top-level function or ``functools.partial`` of
+    one) turns a line into its :class:`LineOutcome` with a solver.  *emit*
+    gets each outcome as soon as it and all earlier lines are done (write
+    and flush there; a line written is never taken back).  *jobs* ``1``
+    works in this process, more uses that many worker processes with one
+    Solver of *tt_mb* MiB each.  Returns the counts; raises ``ValueError``
+    for *jobs* < 1 and re-raises :class:`KeyboardInterrupt` after stopping
+    the workers.
     """
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     summary = BatchSummary()
@@ -257,7 +260,7 @@ def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: 
         elif outcome.kind == INTERNAL_ERROR:
             summary.internal_errors += 1
             summary.error_lines.append(outcome.line)
-        else:
+        elif outcome.kind == OK:
             summary.nodes += int(outcome.record.get("nodes", 0))
         emit(outcome)
 
@@ -265,9 +268,20 @@ def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: 
         if jobs == 1:
             solver = Solver(tt_mb=tt_mb)
             for line, raw in items:
-                record(solve_line(solver, line, raw, mode))
+                record(handler(solver, line, raw))
         else:
-            _run_pool(iter(items), jobs, mode, tt_mb, record)  # type: ignore[arg-type]
+            _run_pool(iter(items), jobs, tt_mb, handler, record)
     finally:
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
+              tt_mb: int = 128, emit: Callable[[LineOutcome], None]) -> BatchSummary:
+    """Solve every ``(line_number, raw_line)`` of *items* (JSON positions) with :func:`run_lines`.
+
+    Raises ``ValueError`` for a bad *mode* or *jobs*.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, tt_mb=tt_mb, emit=emit)
