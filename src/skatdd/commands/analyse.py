@@ -29,23 +29,21 @@ The analysis itself lives in :mod:`skatdd.analyse`.
 """
 from __future__ import annotations
 
-import json
 import os
-import sys
 from itertools import chain
 from typing import IO, Iterable, Iterator
 
 import click
 
 from ..analyse import GameAnalysis, analyse_lines, analyse_text
-from ..batch import LineOutcome, default_jobs
+from ..batch import default_jobs
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError
 from ..position import Position
 from ..report import card_list, position_lines
 from ..rules import SEAT_NAMES
 from ..solve import Solver
-from .batch import Progress
+from .batch import stream_results
 from .common import emit_json, json_option, tt_option
 from .solve import InputError
 
@@ -311,42 +309,8 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
-    stderr = click.get_text_stream("stderr")
-    progress = Progress(stderr, total) if stderr.isatty() else None
-    out = click.get_text_stream("stdout")
-
-    def emit(outcome: LineOutcome) -> None:
-        out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
-        out.flush()
-        if outcome.is_error:
-            text = f"Error: line {outcome.line}: {outcome.record['error']}"
-            if progress is not None:
-                progress.message(text)
-            else:
-                stderr.write(text + "\n")
-                stderr.flush()
-        if progress is not None:
-            progress.update(outcome)
-
-    try:
-        summary = analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit)
-    except KeyboardInterrupt:
-        if progress is not None:
-            progress.clear()
-        click.echo("Interrupted: the lines written so far are complete.", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
-    if progress is not None:
-        progress.close()
-    if summary.exit_code:
-        bad = summary.input_errors + summary.internal_errors
-        shown = ", ".join(map(str, summary.error_lines[:10])) + (", ..." if bad > 10 else "")
-        click.echo(f"Error: {bad} of {summary.lines} games could not be analysed "
-                   f"(line{'s' if bad != 1 else ''} {shown})", err=True)
-        sys.exit(summary.exit_code)
+    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit),
+                   total, what="games could not be analysed")
 
 
 @click.command("analyse")

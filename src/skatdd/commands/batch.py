@@ -23,11 +23,11 @@ import json
 import os
 import sys
 import time
-from typing import IO
+from typing import IO, Callable
 
 import click
 
-from ..batch import LineOutcome, count_lines, default_jobs, read_lines, run_batch
+from ..batch import BatchSummary, LineOutcome, count_lines, default_jobs, read_lines, run_batch
 from ..solve import MODES
 from .common import tt_option
 
@@ -119,6 +119,26 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
             raise click.BadParameter(f"cannot read {file!r}: {exc.strerror or exc}", param_hint="FILE") from None
         if total:
             workers = min(workers, total)
+    try:
+        stream_results(lambda emit: run_batch(read_lines(stream), jobs=max(workers, 1), mode=mode, tt_mb=tt_mb,
+                                              emit=emit),
+                       total, what="lines could not be solved")
+    finally:
+        if file != "-":
+            stream.close()
+
+
+def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary], total: int | None, *,
+                   what: str) -> None:
+    """Run *run(emit)* and stream its outcomes as JSON lines on stdout; exit as batch does.
+
+    Each outcome is written and flushed at once; error lines are echoed on
+    stderr (above the progress bar, shown when stderr is a terminal).  Ctrl-C
+    exits 130 and a closed stdout (``| head``) exits 0, leaving what was
+    written intact; when a line failed, a summary naming *what* went wrong
+    goes to stderr and the exit status is the summary's (2 bad input, 1
+    internal failure).
+    """
     stderr = click.get_text_stream("stderr")
     progress = Progress(stderr, total) if stderr.isatty() else None
     out = click.get_text_stream("stdout")
@@ -137,7 +157,7 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
                 stderr.flush()
 
     try:
-        summary = run_batch(read_lines(stream), jobs=max(workers, 1), mode=mode, tt_mb=tt_mb, emit=emit)
+        summary = run(emit)
     except KeyboardInterrupt:
         if progress is not None:
             progress.clear()
@@ -148,14 +168,10 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
-    finally:
-        if file != "-":
-            stream.close()
     if progress is not None:
         progress.close()
     if summary.exit_code:
         bad = summary.input_errors + summary.internal_errors
-        click.echo(f"Error: {bad} of {summary.lines} lines could not be solved "
-                   f"(line{'s' if bad != 1 else ''} {', '.join(map(str, summary.error_lines[:10]))}"
-                   f"{', ...' if bad > 10 else ''})", err=True)
+        shown = ", ".join(map(str, summary.error_lines[:10])) + (", ..." if bad > 10 else "")
+        click.echo(f"Error: {bad} of {summary.lines} {what} (line{'s' if bad != 1 else ''} {shown})", err=True)
         sys.exit(summary.exit_code)
