@@ -561,7 +561,7 @@ cdef inline int null_defenders_lead(const Search* s) noexcept nogil:
 
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
-    cdef int seat = (s.leader + s.trick_len) % 3
+    cdef int seat = MOD3[s.leader + s.trick_len]
     cdef int moves[MAX_MOVES]
     cdef int n, i, c, v, best, best_move = -1, gained, old_leader, tt_move = -1, c0, c1
     cdef uint32_t bits
@@ -570,7 +570,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t key[3]
     cdef TTEntry* e
     cdef bint maximising = s.maxer[seat]
-    cdef bint cut = False
     if SKATDD_STATS:
         s.nodes += 1
 
@@ -660,7 +659,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 best = v
                 best_move = c
                 if best >= beta:
-                    cut = True
                     break
                 if best > alpha:
                     alpha = best
@@ -669,7 +667,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 best = v
                 best_move = c
                 if best <= alpha:
-                    cut = True
                     break
                 if best < beta:
                     beta = best
