@@ -133,6 +133,7 @@ cdef class Engine:
             self.s.trick_card[k] = self.s.lay.to_internal[c]
             self.s.trick_bits |= (<uint32_t>1) << self.s.trick_card[k]
         self.s.keymeta_ctx = ((<uint32_t>game << 4) | (<uint32_t>declarer << 2) | <uint32_t>mode) << 2
+        tt_new_generation(&self.tt)
         self.ready = True
 
     cdef void _require(self) except *:

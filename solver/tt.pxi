@@ -15,10 +15,14 @@
 #                        bit  14    best move valid
 #                        bits 15-21 lower bound on Q
 #                        bits 22-28 upper bound on Q
+#                        bits 29-31 generation (the engine's root count, mod 8)
 # An all-zero entry is empty: no probed state has three empty hands.
 # Buckets hold four entries (one cache line).  Replacement: the same key is
-# updated in place; otherwise an empty slot; otherwise the entry with the
-# fewest cards left (the cheapest to recompute) is overwritten.
+# updated in place; otherwise an empty slot; otherwise, preferring entries
+# from an older generation (an earlier root position: still valid, but
+# likely of a deal that is done), the entry with the fewest cards left (the
+# cheapest to recompute).  Without the generation, deep entries of old deals
+# would never leave a long-lived table.
 
 from libc.string cimport memset
 
@@ -35,6 +39,7 @@ DEF BEST_VALID = 1 << 14
 DEF LB_SHIFT = 15
 DEF UB_SHIFT = 22
 DEF BOUND_MASK = 0x7F
+DEF GEN_SHIFT = 29
 
 ctypedef struct TTable:
     TTEntry* entries
@@ -42,6 +47,7 @@ ctypedef struct TTable:
     uint64_t probes
     uint64_t hits
     uint64_t stores
+    uint32_t generation          # 0..7, bumped by tt_new_generation()
 
 
 cdef extern from *:
@@ -73,7 +79,13 @@ cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
         return -1
     t.nbuckets = buckets
     t.probes = t.hits = t.stores = 0
+    t.generation = 0
     return 0
+
+
+cdef inline void tt_new_generation(TTable* t) noexcept nogil:
+    """Mark every entry stored so far as older than what comes next (for replacement only)."""
+    t.generation = (t.generation + 1) & 7
 
 
 cdef void tt_free(TTable* t) noexcept nogil:
@@ -130,6 +142,8 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
                 slot = &b[i]
                 break
             cards = __builtin_popcount(b[i].h0 | b[i].h1 | b[i].h2)
+            if (b[i].meta >> GEN_SHIFT) != t.generation:
+                cards -= 64                     # any older entry goes before a current one
             if cards < fewest:
                 fewest = cards
                 slot = &b[i]
@@ -137,7 +151,7 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
         upper = BOUND_MASK
     if lower < 0:
         lower = 0
-    meta = keymeta | (<uint32_t>lower << LB_SHIFT) | (<uint32_t>upper << UB_SHIFT)
+    meta = keymeta | (<uint32_t>lower << LB_SHIFT) | (<uint32_t>upper << UB_SHIFT) | (t.generation << GEN_SHIFT)
     if best >= 0:
         meta |= (<uint32_t>best << BEST_SHIFT) | BEST_VALID
     slot.h0 = h0
