@@ -137,6 +137,14 @@ def random_position(
 # *margin* (score above threshold, divided by the contract's scale) makes the
 # three families comparable, so the seat and contract with the largest margin
 # win the "auction".  The constants below are the whole model.
+#
+# They were tuned by solving the chosen contracts of generated deals with an
+# independent double-dummy solver.  On 553 unforced deals (seeds 808 and 909)
+# the mix was 58% suit, 30% grand, 13% null and the declarer won 83% of them
+# double-dummy (suit 87%, grand 76%, null 81%); about a fifth of the deals
+# are redealt because nobody holds a playable game.  Playable nulls are the
+# scarce ones: admitting riskier nulls (danger 2) would raise their share
+# but they win less than half the time.
 
 #: The three highest ranks of a plain suit in suit and grand games (A 10 K), for counting losers.
 _PLAIN_HONOURS = (ACE, TEN, KING)
