@@ -139,9 +139,9 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     goes to stderr and the exit status is the summary's (2 bad input, 1
     internal failure).
     """
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     progress = Progress(stderr, total) if stderr.isatty() else None
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
 
     def emit(outcome: LineOutcome) -> None:
         out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")

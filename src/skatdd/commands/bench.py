@@ -10,6 +10,8 @@ The measuring lives in :mod:`skatdd.bench`.
 """
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..bench import DEFAULT_DEALS, DEFAULT_SEED, DealTiming, run_bench
@@ -40,7 +42,7 @@ def command(deals: int, seed: int, game_spec: tuple[Game, bool] | None, card_val
       skatdd bench --game null --deals 200
     """
     game = game_spec[0] if game_spec is not None else None
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     show = stderr.isatty()
 
     def progress(i: int, timing: DealTiming) -> None:

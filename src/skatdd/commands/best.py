@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import sys
+
 import click
 
 from ..best import Option, SeatReport, best_contracts, option_position
@@ -318,7 +320,7 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, a
     the_bid = bid if bid is not None else data.bid
     seats = [seat] if seat is not None else [0, 1, 2]
 
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     if stderr.isatty():
         with click.progressbar(length=1000, label="Searching", file=stderr, show_eta=True) as bar:
             state = {"shown": 0}
