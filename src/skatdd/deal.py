@@ -737,7 +737,7 @@ def position_from_json(
 # load_deal
 
 
-def _read_source(arg: str) -> tuple[str, str | None]:
+def read_source(arg: str) -> tuple[str, str | None]:
     """``(text, path)``: the deal's text, and the file it came from (``None`` when *arg* is the deal)."""
     head = arg.lstrip()
     if head.startswith("{") or head.startswith("(;"):
@@ -782,7 +782,7 @@ def load_deal(arg: str, *, game: Game | None = None, ouvert: bool = False, decla
     """
     if not isinstance(arg, str):
         raise DealFormatError(f"a deal must be given as text or a path, got {type(arg).__name__}")
-    raw, path = _read_source(arg)
+    raw, path = read_source(arg)
     try:
         return _load_text(raw, path, game=game, ouvert=ouvert, declarer=declarer)
     except SkatddError as exc:

@@ -22,7 +22,6 @@ terminal; Ctrl-C stops the search (exit 130).
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -33,7 +32,7 @@ import click
 
 from ..best import Option, SeatReport, best_contracts, option_position
 from ..cards import Card, Mask, card_symbol, mask_of, parse_card
-from ..deal import parse_deal_text
+from ..deal import parse_deal_text, read_source
 from ..errors import CardCountError, DealFormatError, DuplicateCardError, ISSFormatError, SkatddError
 from ..report import format_hand, line_lines
 from ..rules import SEAT_NAMES, parse_seat
@@ -57,20 +56,6 @@ class BestInput:
 
 # ---------------------------------------------------------------------------
 # Reading DEAL
-
-
-def _read_arg(arg: str) -> tuple[str, str | None]:
-    """``(text, path)``: the deal's text and the file it came from (``None`` when *arg* is the deal)."""
-    head = arg.lstrip()
-    if head.startswith("{") or head.startswith("(;"):
-        return arg, None
-    if os.path.isfile(arg):
-        try:
-            with open(arg, encoding="utf-8-sig") as fh:
-                return fh.read(), arg
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DealFormatError(f"cannot read deal file {arg!r}: {exc}") from None
-    return arg, None
 
 
 def _cards_field(value: Any, name: str, count: int, seen: dict[Card, str]) -> Mask:
@@ -146,7 +131,7 @@ def read_best_deal(arg: str) -> BestInput:
     Raises :class:`~skatdd.errors.SkatddError` subclasses whose messages
     name the offending token; errors in a file also name the file.
     """
-    raw, path = _read_arg(arg)
+    raw, path = read_source(arg)
     try:
         text = "\n".join(line for line in raw.splitlines() if line.strip() and not line.lstrip().startswith("#"))
         text = text.strip()
