@@ -101,9 +101,10 @@ cdef class Engine:
             if not 0 <= c < 32 or (seen >> c) & 1:
                 raise ValueError("trick card out of range or also in a hand")
             seen |= (<uint32_t>1) << c
-        n0 = __builtin_popcount(h[leader])
+        # Seats that already played to the trick hold one card fewer than the rest.
+        n0 = __builtin_popcount(h[leader]) + (1 if trick else 0)
         for k in range(3):
-            if __builtin_popcount(h[(leader + k) % 3]) != (n0 if k < len(trick) else n0 + (1 if k >= len(trick) and len(trick) > 0 else 0)):
+            if __builtin_popcount(h[(leader + k) % 3]) != (n0 - 1 if k < len(trick) else n0):
                 raise ValueError("hand sizes do not fit the trick on the table")
         build_layout(&self.s.lay, game)
         self.game = game
