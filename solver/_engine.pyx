@@ -12,6 +12,8 @@ every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
 include "layout.pxi"
 include "tt.pxi"
 include "search.pxi"
+include "moves.pxi"
+include "bounds.pxi"
 
 #: Search modes, see search.pxi.
 POINTS = MODE_POINTS

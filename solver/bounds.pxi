@@ -1,0 +1,166 @@
+# Cheap bounds on Q at trick boundaries (included by _engine.pyx after search.pxi).
+#
+# Each function returns facts that hold whatever anyone plays: sure trump
+# winners, tricks the side on lead can cash, and the two null tests.
+
+cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
+    """Bounds on Q at a trick boundary from sure trump winners.
+
+    A trump higher than every trump of the other side wins the trick it is
+    played to (the highest trump takes the trick), whatever anyone does, so
+    its weight goes to its holder's side: to Q (lower bound) when that is the
+    scoring side, out of Q's reach (upper bound) otherwise.  Two defenders'
+    sure trumps may fall in one trick, so they count as half as many tricks.
+    """
+    cdef uint32_t scoring = 0, other = 0, trumps = s.lay.trump_mask, sure
+    cdef int k, top_s, top_o, nscoring = 0, tricks, sure_tricks
+    lower[0] = 0
+    upper[0] = weight_of(s, remaining) + s.trick_weight * (__builtin_popcount(remaining) // 3)
+    if trumps == 0:
+        return
+    for k in range(3):
+        if s.scorer[k]:
+            scoring |= s.hand[k]
+            nscoring += 1
+        else:
+            other |= s.hand[k]
+    top_s = high_bit(scoring & trumps) if (scoring & trumps) else -1
+    top_o = high_bit(other & trumps) if (other & trumps) else -1
+    if top_s > top_o:
+        sure = scoring & trumps & ~((((<uint32_t>2) << top_o)) - 1) if top_o >= 0 else scoring & trumps
+        sure_tricks = __builtin_popcount(sure) if nscoring == 1 else (__builtin_popcount(sure) + 1) // 2
+        lower[0] = weight_of(s, sure) + s.trick_weight * sure_tricks
+    elif top_o > top_s:
+        sure = other & trumps & ~((((<uint32_t>2) << top_s)) - 1) if top_s >= 0 else other & trumps
+        sure_tricks = __builtin_popcount(sure) if nscoring == 2 else (__builtin_popcount(sure) + 1) // 2
+        upper[0] -= weight_of(s, sure) + s.trick_weight * sure_tricks
+
+
+cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcept nogil:
+    """Sum of the *j* smallest weights among *cards*."""
+    cdef int total = 0, best, bestc, c
+    cdef uint32_t m
+    while j > 0 and cards:
+        best = 1000
+        bestc = 0
+        m = cards
+        while m:
+            c = bit_index(m)
+            m &= m - 1
+            if s.weight[c] < best:
+                best = s.weight[c]
+                bestc = c
+        total += best
+        cards &= ~((<uint32_t>1) << bestc)
+        j -= 1
+    return total
+
+
+cdef inline int quick_tricks(const Search* s) noexcept nogil:
+    """Weight the side on lead can cash at once: a lower bound on its share of what is left.
+
+    In each group the leader's run of top live cards wins trick after trick;
+    in a plain suit an opponent holding trumps can ruff once void, so the run
+    counts only as often as every such opponent can follow.  Cashing one group
+    changes no other group for an opponent who holds trumps (he only follows),
+    and an opponent without trumps can never ruff, so the groups add up.  The
+    followers' forced cards add their smallest weights in the group: whatever
+    they discard meanwhile also lands in the leader's tricks.
+
+    Drawing trumps: when the leader's run of top trumps is at least as long
+    as every opponent's trumps, the opponents are out of trumps after it;
+    then every trump of the leader wins a trick and no plain run is capped.
+    """
+    cdef int L = s.leader, g, gi, p, run, k, pts = 0, tricks = 0, opp_trumps = 0
+    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2], gm, m, run_cards, top
+    cdef uint32_t hand = s.hand[L], trumps = s.lay.trump_mask
+    cdef bint drawn = False
+    for p in range(3):
+        if s.scorer[p] != s.scorer[L]:
+            k = __builtin_popcount(s.hand[p] & trumps)
+            if k > opp_trumps:
+                opp_trumps = k
+    for gi in range(5):
+        g = 4 - gi                  # trumps first: drawing them may lift the ruff caps
+        gm = s.lay.group_mask[g] & live
+        if gm == 0:
+            continue
+        run = 0
+        run_cards = 0
+        m = gm
+        while m:
+            top = (<uint32_t>1) << high_bit(m)
+            if not (hand & top):
+                break
+            run_cards |= top
+            run += 1
+            m &= ~top
+        if s.lay.group_mask[g] == trumps and trumps != 0 and run >= opp_trumps and (hand & trumps):
+            # the opponents follow with all their trumps, then every trump of ours wins
+            drawn = True
+            run_cards = hand & gm
+            run = __builtin_popcount(run_cards)
+        if run == 0:
+            continue
+        if s.lay.group_mask[g] != trumps and not drawn:
+            for p in range(3):
+                if s.scorer[p] != s.scorer[L] and (s.hand[p] & trumps):
+                    k = __builtin_popcount(s.hand[p] & gm)
+                    if k < run:
+                        run = k
+            if run == 0:
+                continue
+            while __builtin_popcount(run_cards) > run:      # cash the highest cards of the run
+                run_cards &= run_cards - 1
+        pts += weight_of(s, run_cards)
+        tricks += run
+        for p in range(3):
+            if p != L:
+                k = __builtin_popcount(s.hand[p] & gm)
+                pts += smallest_weights(s, s.hand[p] & gm, run if run < k else k)
+    if tricks >= __builtin_popcount(hand):
+        # every remaining trick is cashed: the side takes everything left
+        return weight_of(s, live) + s.trick_weight * tricks
+    return pts + s.trick_weight * tricks
+
+
+cdef inline int null_defenders_lead(const Search* s) noexcept nogil:
+    """Null with a defender on lead: 0 if the declarer is safe in every suit, 1 if he takes this trick, -1 unknown.
+
+    Safe: in each suit, matching the declarer's cards and the defenders'
+    cards from the lowest up, every declarer card is below its partner.  Then
+    whatever the defenders lead, the declarer answers with his highest card
+    below the lead (he is second or third to play, and a third-hand defender
+    only makes it easier); a defender card that leaves play otherwise only
+    raises the defenders' sequence, and when void the declarer discards his
+    highest card of a suit, which keeps the condition.  Once the defenders
+    have no card of a suit nobody leads it: the declarer never leads again
+    in a null he has not lost.
+    Forced now: the leader holds a card below the declarer's lowest card of a
+    suit, and the other defender is void there or also holds a card below it.
+    """
+    cdef int decl = 0, k, p = s.leader, q, g, d1
+    cdef uint32_t D, E, gm, lp, lq, low
+    cdef bint safe = True
+    for k in range(3):
+        if s.scorer[k]:
+            decl = k
+    q = 3 - decl - p
+    for g in range(4):
+        gm = s.lay.group_mask[g]
+        D = s.hand[decl] & gm
+        if D == 0:
+            continue
+        E = (s.hand[p] | s.hand[q]) & gm
+        d1 = bit_index(D)
+        lp = s.hand[p] & gm
+        lq = s.hand[q] & gm
+        low = ((<uint32_t>1) << d1) - 1
+        if (lp & low) and (lq == 0 or (lq & low)):
+            return 1
+        while safe and D and E:
+            if bit_index(D) > bit_index(E):
+                safe = False
+            D &= D - 1
+            E &= E - 1
+    return 0 if safe else -1

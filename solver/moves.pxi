@@ -1,0 +1,144 @@
+# Move generation and ordering (included by _engine.pyx after search.pxi).
+#
+# order_moves() keeps one card per class of equivalent cards and sorts the
+# rest by Skat sense; the search tries them in that order.
+
+ctypedef struct LeadInfo:
+    uint32_t ally_hands          # the partner's cards (0 for the declarer)
+    uint32_t scorer_hands        # cards of the scoring side (null: the declarer's)
+    uint32_t opp_ruffs           # bit g: an opponent is void in group g and holds a trump
+    uint32_t ally_ruffs          # bit g: the partner is void in group g and holds a trump
+    bint wants                   # the mover's side wants to win tricks
+
+
+cdef inline void lead_info(const Search* s, int seat, LeadInfo* info) noexcept nogil:
+    cdef int k, g
+    cdef uint32_t trumps = s.lay.trump_mask
+    info.ally_hands = 0
+    info.scorer_hands = 0
+    info.opp_ruffs = 0
+    info.ally_ruffs = 0
+    info.wants = s.scorer[seat] == s.maxer[seat]
+    for k in range(3):
+        if s.scorer[k]:
+            info.scorer_hands |= s.hand[k]
+        if k == seat:
+            continue
+        if s.scorer[k] == s.scorer[seat]:
+            info.ally_hands |= s.hand[k]
+        if trumps and (s.hand[k] & trumps):
+            for g in range(4):
+                if (s.hand[k] & s.lay.group_mask[g]) == 0:
+                    if s.scorer[k] == s.scorer[seat]:
+                        info.ally_ruffs |= 1 << g
+                    else:
+                        info.opp_ruffs |= 1 << g
+
+
+cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t live, const LeadInfo* info) noexcept nogil:
+    """Ordering score of leading *c* (higher first).
+
+    A side that wants tricks cashes sure winners (top card of a group that no
+    opponent can ruff), then leads low to the partner's top card or to his
+    ruff, then trumps from the top, then low cards; it avoids suits an
+    opponent ruffs.  A null declarer leads low; null defenders lead low into
+    a group where the declarer must follow with a higher card.
+    """
+    cdef int g = s.lay.group_of[c]
+    cdef uint32_t group = s.lay.group_mask[g]
+    cdef bint is_trump = group == s.lay.trump_mask
+    if not info.wants:
+        if s.scorer[seat]:
+            return -(c & 31) * 4 - s.weight[c]
+        if info.scorer_hands & group:
+            if bit_index(info.scorer_hands & group) > c:
+                return 2000 - (c & 31)
+            return 1000 - (c & 31)
+        return -(c & 31)
+    if nxt < 0:
+        if is_trump:
+            return 3000 + s.weight[c]
+        if (info.opp_ruffs >> g) & 1:
+            return 500 - s.weight[c]
+        return 4000 + s.weight[c]
+    if (info.ally_hands >> high_bit(live & group)) & 1:
+        return 2000 - s.weight[c]
+    if is_trump:
+        return 1000 + (c & 31) - 4 * s.weight[c]
+    if (info.opp_ruffs >> g) & 1:
+        return -300 - 4 * s.weight[c] - (c & 31)
+    if (info.ally_ruffs >> g) & 1:
+        return 1500 - 4 * s.weight[c] - (c & 31)
+    return -4 * s.weight[c] - (c & 31)
+
+
+cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) noexcept nogil:
+    """Fill *out* with one card per class of equivalent legal cards, best first; returns the count.
+
+    Two cards of one hand are equivalent when no live card (in a hand or on the
+    table) lies between them in their group and they weigh the same: any play
+    with one can be copied with the other.  The kept card is the highest of its
+    run.  *first* (the TT move, or -1) goes first if it is legal.
+
+    Following: a card "beats" when it is a trump or of the led group and above
+    the card winning so far (trumps lie above every plain card in the layout).
+    Second hand asks whether the trick ends with his side once the third
+    player has answered; third hand knows who wins.  A trick that ends well
+    gets points (or, with none at stake, a high card to shed); otherwise the
+    mover gives as little as he can.
+    """
+    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
+    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0
+    cdef int n = 0, c, nxt, i, sc, led = -1, wbit = -1, owner, third
+    cdef int scores[MAX_MOVES]
+    cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
+    cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
+    cdef LeadInfo info
+    if s.trick_len == 0:
+        lead_info(s, seat, &info)
+    else:
+        led = s.trick_card[0]
+        winning_mask = s.lay.trump_mask | s.lay.group_mask[s.lay.group_of[led]]
+        wbit = high_bit(s.trick_bits & winning_mask)
+        if s.trick_len == 1:
+            third = MOD3[seat + 1]
+            third_is_ally = s.scorer[third] == good_scorer
+            legal3 = legal_bits(&s.lay, s.hand[third], led) & winning_mask
+        else:
+            ally_winning = s.scorer[MOD3[s.leader + (0 if wbit == led else 1)]] == good_scorer
+    while rest:
+        c = bit_index(rest)
+        rest &= rest - 1
+        nxt = next_above(s, c, live)
+        if nxt >= 0 and (s.hand[seat] >> nxt) & 1 and s.weight[nxt] == s.weight[c]:
+            continue
+        # Heuristic score: higher is tried earlier.
+        beats = ((winning_mask >> c) & 1) != 0 and c > wbit
+        if s.trick_len == 0:
+            sc = lead_score(s, seat, c, nxt, live, &info)
+        elif s.trick_len == 1:
+            owner = seat if beats else s.leader
+            if legal3 and high_bit(legal3) > (c if beats else wbit):
+                ends_good = third_is_ally
+            else:
+                ends_good = s.scorer[owner] == good_scorer
+            if ends_good:
+                sc = 1000 + 8 * s.weight[c] + (c & 31)
+            else:
+                sc = -8 * s.weight[c] - (c & 31)
+        elif ally_winning:
+            sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
+        else:
+            sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
+        if c == first:
+            sc = 1 << 28
+        # insertion sort, descending
+        i = n
+        while i > 0 and scores[i - 1] < sc:
+            scores[i] = scores[i - 1]
+            out[i] = out[i - 1]
+            i -= 1
+        scores[i] = sc
+        out[i] = c
+        n += 1
+    return n
