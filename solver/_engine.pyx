@@ -41,8 +41,6 @@ cdef class Engine:
 
     cdef TTable tt
     cdef Search s
-    cdef int game
-    cdef int mode
     cdef bint ready
     cdef public int tt_mb
 
@@ -109,8 +107,6 @@ cdef class Engine:
             if __builtin_popcount(h[(leader + k) % 3]) != (n0 - 1 if k < len(trick) else n0):
                 raise ValueError("hand sizes do not fit the trick on the table")
         build_layout(&self.s.lay, game)
-        self.game = game
-        self.mode = mode
         for k in range(3):
             self.s.hand[k] = to_internal_mask(&self.s.lay, h[k])
             if mode == MODE_DEF_TRICKS:

@@ -24,7 +24,7 @@ whether the declarer can avoid every trick.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import _engine
@@ -65,7 +65,6 @@ class SolveResult:
     cards: list[CardValue] | None = None
     nodes: int = 0
     seconds: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,7 +79,6 @@ class SolveResult:
             out["cards"] = [cv.to_json() for cv in self.cards]
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
-        out.update(self.extra)
         return out
 
 
