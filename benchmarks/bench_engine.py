@@ -70,7 +70,7 @@ def deal_set(family: str) -> tuple[Position, ...]:
 @pytest.fixture(scope="module")
 def solver() -> Solver:
     s = Solver(tt_mb=TT_MB)
-    s.engine.clear()  # touch the table's memory once, outside every timing
+    s.clear()  # touch the table's memory once, outside every timing
     return s
 
 

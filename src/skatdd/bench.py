@@ -235,7 +235,7 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
     With *clear* the transposition table is emptied first (not timed).
     """
     if clear:
-        solver.engine.clear()
+        solver.clear()
     solver.reset_stats()
     start, cpu = time.perf_counter(), time.process_time()
     if pos.game.is_null:
@@ -254,7 +254,7 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
 def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int]:
     """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, cpu_seconds, nodes)``."""
     if clear:
-        solver.engine.clear()
+        solver.clear()
     solver.reset_stats()
     start, cpu = time.perf_counter(), time.process_time()
     solver.card_values(pos)
@@ -283,7 +283,7 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
         generate_seconds = 0.0
         deals = len(positions)
     solver = solver if solver is not None else Solver(tt_mb=tt_mb)
-    solver.engine.clear()  # first touch of the table's memory happens here, not in the first timing
+    solver.clear()  # first touch of the table's memory happens here, not in the first timing
     timings: list[DealTiming] = []
     for i, pos in enumerate(positions):
         seconds, cpu, nodes, value, wins = time_solve(solver, pos)
@@ -294,7 +294,7 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
         timings.append(timing)
         if progress is not None:
             progress(i, timing)
-    return BenchReport(deals=deals, seed=seed, game=game, tt_mb=solver.engine.tt_mb, timings=timings,
+    return BenchReport(deals=deals, seed=seed, game=game, tt_mb=solver.tt_mb, timings=timings,
                        generate_seconds=generate_seconds)
 
 

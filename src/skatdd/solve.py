@@ -105,8 +105,18 @@ class Solver:
         """Nodes searched since the last :meth:`reset_stats`."""
         return self.engine.nodes
 
+    @property
+    def tt_mb(self) -> int:
+        """Size bound of the transposition table in MiB."""
+        return self.engine.tt_mb
+
     def reset_stats(self) -> None:
+        """Zero the node and table counters."""
         self.engine.reset_stats()
+
+    def clear(self) -> None:
+        """Empty the transposition table (its entries never go stale; this is for cold timings)."""
+        self.engine.clear()
 
     # -- suit and grand ----------------------------------------------------
     def value(self, pos: Position, *, lower: int | None = None, upper: int | None = None) -> int | None:
