@@ -105,7 +105,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, run_lines
+from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, line_text, run_lines
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
 from .deal import GameSpec, position_from_json
@@ -780,13 +780,7 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
     """
     ident: Any = None
     try:
-        if isinstance(raw, bytes):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return _error(line, None, f"line is not UTF-8 text: {exc}", INPUT_ERROR)
-        else:
-            text = raw
+        text = line_text(raw)
         text = text.strip().lstrip("\ufeff")
         ident = _ident(text)
         if text.startswith("(;"):

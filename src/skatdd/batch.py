@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from .deal import position_from_json
-from .errors import SkatddError
+from .errors import DealFormatError, SkatddError
 from .solve import MODES, Solver
 
 __all__ = [
@@ -115,6 +115,16 @@ def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
     return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
 
 
+def line_text(raw: bytes | str) -> str:
+    """*raw* as text; bytes must be UTF-8 (:class:`DealFormatError` naming the problem otherwise)."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DealFormatError(f"line is not UTF-8 text: {exc}") from None
+
+
 def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOutcome:
     """Solve one JSON line and return its record (never raises for bad input).
 
@@ -125,13 +135,7 @@ def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOu
     """
     ident: Any = None
     try:
-        if isinstance(raw, bytes):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return _error(line, None, f"line is not UTF-8 text: {exc}", INPUT_ERROR)
-        else:
-            text = raw
+        text = line_text(raw)
         text = text.lstrip("\ufeff")
         try:
             obj = json.loads(text)
