@@ -410,24 +410,51 @@ cdef int solve_exact(Search* s, int lo, int hi) noexcept nogil:
     return lo
 
 
+ctypedef struct Step:
+    int seat                  # who played the card
+    int card                  # internal bit
+    int leader                # the trick state before the card
+    int trick_len
+    int trick_card[3]
+    uint32_t trick_bits
+
+
+cdef inline int play_step(Search* s, int c, Step* step) noexcept nogil:
+    """Play *c* for the seat to move, closing the trick if it is full; returns the weight gained.
+
+    *step* records what undo_step() needs.  The drivers below use it; the
+    search itself keeps a leaner copy of the same bookkeeping on its hot path.
+    """
+    cdef int k
+    step.seat = MOD3[s.leader + s.trick_len]
+    step.card = c
+    step.leader = s.leader
+    step.trick_len = s.trick_len
+    step.trick_bits = s.trick_bits
+    for k in range(3):
+        step.trick_card[k] = s.trick_card[k]
+    play_card(s, step.seat, c)
+    if s.trick_len == 3:
+        return complete_trick(s)
+    return 0
+
+
+cdef inline void undo_step(Search* s, const Step* step) noexcept nogil:
+    cdef int k
+    s.leader = step.leader
+    s.trick_len = step.trick_len
+    s.trick_bits = step.trick_bits
+    for k in range(3):
+        s.trick_card[k] = step.trick_card[k]
+    s.hand[step.seat] |= (<uint32_t>1) << step.card
+
+
 cdef int child_at_least(Search* s, int c, int t) noexcept nogil:
     """1 when playing *c* (for the seat to move) keeps Q >= t, else 0.  The state is restored."""
-    cdef int seat = (s.leader + s.trick_len) % 3
-    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, v, k
-    cdef int saved_cards[3]
-    cdef uint32_t saved_bits = s.trick_bits
-    for k in range(3):
-        saved_cards[k] = s.trick_card[k]
-    play_card(s, seat, c)
-    if s.trick_len == 3:
-        gained = complete_trick(s)
-    v = gained + ab(s, t - gained - 1, t - gained)
-    s.leader = saved_leader
-    s.trick_len = saved_len
-    s.trick_bits = saved_bits
-    for k in range(3):
-        s.trick_card[k] = saved_cards[k]
-    s.hand[seat] |= (<uint32_t>1) << c
+    cdef Step step
+    cdef int gained = play_step(s, c, &step)
+    cdef int v = gained + ab(s, t - gained - 1, t - gained)
+    undo_step(s, &step)
     return 1 if v >= t else 0
 
 
@@ -439,18 +466,10 @@ cdef int child_exact(Search* s, int c, int node_q) noexcept nogil:
     worth at most node_q and a minimiser's at least node_q, so an optimal
     card costs one null-window search and the others bisect a narrower range.
     """
-    cdef int seat = MOD3[s.leader + s.trick_len]
-    cdef int saved_leader = s.leader, saved_len = s.trick_len, gained = 0, q, k, lo, hi, t, v
-    cdef int saved_cards[3]
-    cdef uint32_t saved_bits = s.trick_bits
-    cdef bint maximising = s.maxer[seat]
-    for k in range(3):
-        saved_cards[k] = s.trick_card[k]
-    play_card(s, seat, c)
-    if s.trick_len == 3:
-        gained = complete_trick(s)
-    lo = 0
-    hi = max_q(s)
+    cdef bint maximising = s.maxer[MOD3[s.leader + s.trick_len]]
+    cdef Step step
+    cdef int gained = play_step(s, c, &step)
+    cdef int lo = 0, hi = max_q(s), t, v, q
     if node_q >= 0:
         t = node_q - gained
         if maximising:
@@ -470,12 +489,7 @@ cdef int child_exact(Search* s, int c, int node_q) noexcept nogil:
             else:
                 lo = v
     q = gained + solve_exact(s, lo, hi)
-    s.leader = saved_leader
-    s.trick_len = saved_len
-    s.trick_bits = saved_bits
-    for k in range(3):
-        s.trick_card[k] = saved_cards[k]
-    s.hand[seat] |= (<uint32_t>1) << c
+    undo_step(s, &step)
     return q
 
 
@@ -488,17 +502,13 @@ cdef int build_line(Search* s, int target, bint exact, bint stop_on_score, int* 
     stop_on_score: end the line after the first trick the scoring side wins
     (null: the trick the declarer is forced to take).
     """
-    cdef int n = 0, seat, m, i, c, chosen, gained, k, depth = 0
+    cdef int n = 0, seat, m, i, c, chosen, gained
     cdef int moves[MAX_MOVES]
     cdef bint holds, maximising
-    cdef int undo_seat[32]
-    cdef int undo_leader[32]
-    cdef int undo_len[32]
-    cdef int undo_cards[32][3]
-    cdef uint32_t undo_bits[32]
+    cdef Step steps[32]
     holds = ab(s, target - 1, target) >= target
     while (s.hand[0] | s.hand[1] | s.hand[2]) != 0:
-        seat = (s.leader + s.trick_len) % 3
+        seat = MOD3[s.leader + s.trick_len]
         maximising = s.maxer[seat]
         m = order_moves(s, seat, legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1), -1, moves)
         chosen = moves[0]
@@ -518,27 +528,12 @@ cdef int build_line(Search* s, int target, bint exact, bint stop_on_score, int* 
                     break
             else:
                 break
-        undo_seat[depth] = seat
-        undo_leader[depth] = s.leader
-        undo_len[depth] = s.trick_len
-        undo_bits[depth] = s.trick_bits
-        for k in range(3):
-            undo_cards[depth][k] = s.trick_card[k]
-        depth += 1
         out[n] = chosen
+        gained = play_step(s, chosen, &steps[n])
         n += 1
-        play_card(s, seat, chosen)
-        if s.trick_len == 3:
-            gained = complete_trick(s)
-            target -= gained
-            if stop_on_score and gained > 0:
-                break
-    while depth > 0:
-        depth -= 1
-        s.leader = undo_leader[depth]
-        s.trick_len = undo_len[depth]
-        s.trick_bits = undo_bits[depth]
-        for k in range(3):
-            s.trick_card[k] = undo_cards[depth][k]
-        s.hand[undo_seat[depth]] |= (<uint32_t>1) << out[depth]
+        target -= gained
+        if stop_on_score and gained > 0:
+            break
+    for i in range(n - 1, -1, -1):
+        undo_step(s, &steps[i])
     return n
