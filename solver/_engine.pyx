@@ -72,9 +72,9 @@ cdef class Engine:
         return self.s.nodes
 
     def stats(self):
-        """Counters since the last reset: nodes, tt_probes, tt_hits, tt_stores."""
+        """Counters since the last reset: nodes, tt_probes, tt_hits, tt_stores; and tt_used_bytes, the part of the table in use."""
         return {"nodes": self.s.nodes, "tt_probes": self.tt.probes, "tt_hits": self.tt.hits,
-                "tt_stores": self.tt.stores}
+                "tt_stores": self.tt.stores, "tt_used_bytes": self.tt.used_buckets * TT_WAYS * sizeof(TTEntry)}
 
     def set_position(self, int game, int declarer, int mode, hands, int leader=0, trick=()):
         """Load a position: *hands* are three card masks (seat order), *trick* the cards on the table.

@@ -99,20 +99,29 @@ cdef inline void canonical_hands(const Search* s, uint32_t h0, uint32_t h1, uint
     compressing the live cards of each block to its lowest bits keeps every
     order relation and every weight, and makes their TT keys equal.
     """
-    cdef uint32_t live = h0 | h1 | h2, l, m
+    cdef uint32_t live = h0 | h1 | h2, l, m, keep
+    cdef uint32_t o0 = h0, o1 = h1, o2 = h2      # locals, not out[]: no aliasing with *s
+    cdef const uint8_t* row
     cdef int b, st
-    out[0] = h0
-    out[1] = h1
-    out[2] = h2
     for b in range(s.nblocks):
         st = s.block_start[b]
         m = s.block_width_mask[b]
         l = (live >> st) & m
         if l == m or l == 0:
             continue
-        out[0] = (out[0] & ~(m << st)) | (pext_small((h0 >> st) & m, l) << st)
-        out[1] = (out[1] & ~(m << st)) | (pext_small((h1 >> st) & m, l) << st)
-        out[2] = (out[2] & ~(m << st)) | (pext_small((h2 >> st) & m, l) << st)
+        keep = ~(m << st)
+        if l < 256:
+            row = PEXT8[l]
+            o0 = (o0 & keep) | (<uint32_t>row[(h0 >> st) & m] << st)
+            o1 = (o1 & keep) | (<uint32_t>row[(h1 >> st) & m] << st)
+            o2 = (o2 & keep) | (<uint32_t>row[(h2 >> st) & m] << st)
+        else:
+            o0 = (o0 & keep) | (pext_small((h0 >> st) & m, l) << st)
+            o1 = (o1 & keep) | (pext_small((h1 >> st) & m, l) << st)
+            o2 = (o2 & keep) | (pext_small((h2 >> st) & m, l) << st)
+    out[0] = o0
+    out[1] = o1
+    out[2] = o2
 
 
 cdef void init_blocks(Search* s) noexcept nogil:
