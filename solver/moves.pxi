@@ -94,6 +94,9 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
     cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
     cdef LeadInfo info
+    if (legal & (legal - 1)) == 0:
+        out[0] = bit_index(legal)         # a forced card: nothing to order
+        return 1
     if s.trick_len == 0:
         lead_info(s, seat, &info)
     else:
