@@ -221,49 +221,6 @@ cdef inline int complete_trick(Search* s) noexcept nogil:
     return gained
 
 
-cdef inline bint etc_cutoff(Search* s, int seat, const int* moves, int n, int alpha, int beta, int* result) noexcept nogil:
-    """True (and the cutoff value in *result*) when some move closing the trick reaches a TT bound that cuts."""
-    cdef int i, c, winner, gained, lower, upper
-    cdef uint32_t h[3]
-    cdef uint32_t key[3]
-    cdef uint32_t bits
-    cdef TTEntry* e
-    cdef bint maximising = s.maxer[seat]
-    h[0] = s.hand[0]
-    h[1] = s.hand[1]
-    h[2] = s.hand[2]
-    for i in range(n):
-        c = moves[i]
-        bits = s.trick_bits | ((<uint32_t>1) << c)
-        h[seat] = s.hand[seat] & ~((<uint32_t>1) << c)
-        if (h[0] | h[1] | h[2]) == 0 or __builtin_popcount(h[0]) == 1:
-            continue
-        winner = (s.leader + index_of_card(s, c, winner_bit(&s.lay, bits, s.trick_card[0]))) % 3
-        canonical_hands(s, h[0], h[1], h[2], key)
-        e = tt_find(s.tt, key[0], key[1], key[2], s.keymeta_ctx | <uint32_t>winner)
-        if e == NULL:
-            continue
-        gained = weight_of(s, bits) + s.trick_weight if s.scorer[winner] else 0
-        if maximising:
-            lower = ((e.meta >> LB_SHIFT) & BOUND_MASK) + gained
-            if lower >= beta:
-                result[0] = lower
-                return True
-        else:
-            upper = ((e.meta >> UB_SHIFT) & BOUND_MASK) + gained
-            if upper <= alpha:
-                result[0] = upper
-                return True
-    return False
-
-
-cdef inline int index_of_card(const Search* s, int last, int wbit) noexcept nogil:
-    """Position in the trick (0..2) of *wbit*, the trick being the two cards on the table plus *last*."""
-    if wbit == last:
-        return 2
-    return 0 if s.trick_card[0] == wbit else 1
-
-
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = MOD3[s.leader + s.trick_len]
@@ -331,13 +288,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     legal = legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1)
     n = order_moves(s, seat, legal, tt_move, moves)
 
-    # Step 3. Enhanced transposition cutoff: the last card of a trick leads to
-    # a trick boundary whose TT bounds may already decide this node (worth its
-    # probes only while four or more tricks remain after this one).
-    if s.trick_len == 2 and __builtin_popcount(s.hand[0] | s.hand[1] | s.hand[2]) >= 11 and etc_cutoff(s, seat, moves, n, alpha, beta, &v):
-        return v
-
-    # Step 4. Search each move.
+    # Step 3. Search each move.
     best = -INF if maximising else INF
     for i in range(n):
         c = moves[i]
@@ -376,7 +327,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
 
-    # Step 5. Store the bound at trick boundaries.
+    # Step 4. Store the bound at trick boundaries.
     if s.trick_len == 0:
         if best <= alpha0:
             tt_save(s.tt, key[0], key[1], key[2], keymeta, 0, best, best_move)
