@@ -18,7 +18,8 @@
 #   v >= beta   ->  Q >= v    (lower bound)
 #   otherwise       Q == v.
 # The drivers call it with a null window (alpha = T - 1, beta = T) to ask
-# "is Q >= T?" and narrow the exact value by bisection.
+# "is Q >= T?" and find the exact value by descending from an upper bound
+# (solve_exact).
 
 cdef enum:
     MODE_POINTS = 0
