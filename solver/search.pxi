@@ -108,8 +108,8 @@ cdef inline void canonical_hands(const Search* s, uint32_t h0, uint32_t h1, uint
         st = s.block_start[b]
         m = s.block_width_mask[b]
         l = (live >> st) & m
-        if l == m or l == 0:
-            continue
+        if (l & (l + 1)) == 0:
+            continue                      # the live cards already fill the lowest bits
         keep = ~(m << st)
         if l < 256:
             row = PEXT8[l]
