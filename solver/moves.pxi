@@ -8,6 +8,7 @@ ctypedef struct LeadInfo:
     uint32_t scorer_hands        # cards of the scoring side (null: the declarer's)
     uint32_t opp_ruffs           # bit g: an opponent is void in group g and holds a trump
     uint32_t ally_ruffs          # bit g: the partner is void in group g and holds a trump
+    uint32_t opp_trumps          # the opponents' trumps
     bint wants                   # the mover's side wants to win tricks
 
 
@@ -18,6 +19,7 @@ cdef inline void lead_info(const Search* s, int seat, LeadInfo* info) noexcept n
     info.scorer_hands = 0
     info.opp_ruffs = 0
     info.ally_ruffs = 0
+    info.opp_trumps = 0
     info.wants = s.scorer[seat] == s.maxer[seat]
     for k in range(3):
         if s.scorer[k]:
@@ -26,6 +28,8 @@ cdef inline void lead_info(const Search* s, int seat, LeadInfo* info) noexcept n
             continue
         if s.scorer[k] == s.scorer[seat]:
             info.ally_hands |= s.hand[k]
+        else:
+            info.opp_trumps |= s.hand[k] & trumps
         if trumps and (s.hand[k] & trumps):
             for g in range(4):
                 if (s.hand[k] & s.lay.group_mask[g]) == 0:
@@ -41,7 +45,9 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
     A side that wants tricks cashes sure winners (top card of a group that no
     opponent can ruff), then leads low to the partner's top card or to his
     ruff, then trumps from the top, then low cards; it avoids suits an
-    opponent ruffs.  A null declarer leads low; null defenders lead low into
+    opponent ruffs.  Once the opponents have no trumps left, every trump is a
+    sure trick that can wait: trumps come last (measured: 20% and 15% fewer
+    nodes on the two benchmark sets).  A null declarer leads low; null defenders lead low into
     a group where the declarer must follow with a higher card.
     """
     cdef int g = s.lay.group_of[c]
@@ -57,6 +63,8 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
         return -(c & 31)
     if nxt < 0:
         if is_trump:
+            if info.opp_trumps == 0:
+                return -1000 + s.weight[c]
             return 3000 + s.weight[c]
         if (info.opp_ruffs >> g) & 1:
             return 500 - s.weight[c]
@@ -64,6 +72,8 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
     if (info.ally_hands >> high_bit(live & group)) & 1:
         return 2000 - s.weight[c]
     if is_trump:
+        if info.opp_trumps == 0:
+            return -1000 + s.weight[c]
         return 1000 + (c & 31) - 4 * s.weight[c]
     if (info.opp_ruffs >> g) & 1:
         return -300 - 4 * s.weight[c] - (c & 31)
