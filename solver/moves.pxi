@@ -137,13 +137,13 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
             else:
                 ends_good = s.scorer[owner] == good_scorer
             if ends_good:
-                sc = 1000 + 8 * s.weight[c] + (c & 31)
+                sc = 1000 + 8 * s.weight[c] - (c & 31)
             else:
-                sc = -8 * s.weight[c] - (c & 31)
+                sc = -512 * s.weight[c] - 32 * __builtin_popcount(s.hand[seat] & s.lay.group_mask[s.lay.group_of[c]]) + (c & 31)
         elif ally_winning:
             sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
         else:
-            sc = 2000 + 8 * s.weight[c] - c if beats else -8 * s.weight[c] - c
+            sc = 2000 + 8 * s.weight[c] - c if beats else -512 * s.weight[c] - 32 * __builtin_popcount(s.hand[seat] & s.lay.group_mask[s.lay.group_of[c]]) - c
         if c == first:
             sc = 1 << 28
         # insertion sort, descending
