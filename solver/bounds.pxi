@@ -164,3 +164,73 @@ cdef inline int null_defenders_lead(const Search* s) noexcept nogil:
             D &= D - 1
             E &= E - 1
     return 0 if safe else -1
+
+
+
+
+cdef inline int two_tricks(const Search* s) noexcept nogil:
+    """Exact Q at a trick boundary with two cards in every hand: minimax over its (at most eight) lines.
+
+    Cheaper than a transposition-table probe, so positions this short are
+    neither looked up nor stored; an exact value also serves every window.
+    """
+    cdef int L = s.leader, p1 = MOD3[s.leader + 1], p2 = MOD3[s.leader + 2]
+    cdef uint32_t hL = s.hand[L], h1 = s.hand[p1], h2 = s.hand[p2], gm, win, l1, l2, ma, mb, mc, ra, rb, rc
+    cdef int wall = weight_of(s, hL | h1 | h2), tw = s.trick_weight
+    cdef int a, b, c, wb, q, wt, led2, best0, best1, best2
+    cdef bint max0 = s.maxer[L], max1 = s.maxer[p1], max2 = s.maxer[p2], sc
+    best0 = -INF if max0 else INF
+    ma = hL
+    while ma:
+        a = bit_index(ma)
+        ma &= ma - 1
+        gm = s.lay.group_mask[s.lay.group_of[a]]
+        win = s.lay.trump_mask | gm
+        ra = hL & ~((<uint32_t>1) << a)
+        l1 = h1 & gm
+        if l1 == 0:
+            l1 = h1
+        l2 = h2 & gm
+        if l2 == 0:
+            l2 = h2
+        best1 = -INF if max1 else INF
+        mb = l1
+        while mb:
+            b = bit_index(mb)
+            mb &= mb - 1
+            rb = h1 & ~((<uint32_t>1) << b)
+            best2 = -INF if max2 else INF
+            mc = l2
+            while mc:
+                c = bit_index(mc)
+                mc &= mc - 1
+                rc = h2 & ~((<uint32_t>1) << c)
+                # this trick, then the last one, led by this trick's winner
+                wb = high_bit((((<uint32_t>1) << a) | ((<uint32_t>1) << b) | ((<uint32_t>1) << c)) & win)
+                if wb == a:
+                    sc = s.scorer[L]
+                    led2 = bit_index(ra)
+                elif wb == b:
+                    sc = s.scorer[p1]
+                    led2 = bit_index(rb)
+                else:
+                    sc = s.scorer[p2]
+                    led2 = bit_index(rc)
+                wt = s.weight[a] + s.weight[b] + s.weight[c]
+                q = wt + tw if sc else 0
+                wb = winner_bit(&s.lay, ra | rb | rc, led2)
+                if (ra >> wb) & 1:
+                    sc = s.scorer[L]
+                elif (rb >> wb) & 1:
+                    sc = s.scorer[p1]
+                else:
+                    sc = s.scorer[p2]
+                if sc:
+                    q += wall - wt + tw
+                if (q > best2) if max2 else (q < best2):
+                    best2 = q
+            if (best2 > best1) if max1 else (best2 < best1):
+                best1 = best2
+        if (best1 > best0) if max0 else (best1 < best0):
+            best0 = best1
+    return best0

@@ -249,6 +249,8 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return maxq
         if beta <= 0:
             return 0
+        if cards_each == 2:
+            return two_tricks(s)
         # Cheap bounds: trumps above every trump of the other side win their tricks.
         sure_bounds(s, remaining, &lower, &upper)
         if cards_each >= 3 and s.scorer[s.leader] == s.maxer[s.leader]:
