@@ -3,6 +3,11 @@
 # Each function returns facts that hold whatever anyone plays: sure trump
 # winners, tricks the side on lead can cash, and the two null tests.
 
+# The 7, 8 and 9 of each seven-card group in the suit and grand layouts:
+# cards that usually weigh 0 (smallest_weights() checks before it trusts it).
+DEF ZERO_WEIGHT_GUESS = 0xE1C387
+
+
 cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
     """Bounds on Q at a trick boundary from sure trump winners.
 
@@ -11,9 +16,11 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
     its weight goes to its holder's side: to Q (lower bound) when that is the
     scoring side, out of Q's reach (upper bound) otherwise.  Two defenders'
     sure trumps may fall in one trick, so they count as half as many tricks.
+    Each of those tricks also holds one card of every opponent of the holder
+    (and, for a lone holder, of his partner): at least their smallest weights.
     """
     cdef uint32_t scoring = 0, other = 0, trumps = s.lay.trump_mask, sure
-    cdef int k, top_s, top_o, nscoring = 0, tricks, sure_tricks
+    cdef int k, top_s, top_o
     lower[0] = 0
     upper[0] = weight_of(s, remaining) + s.trick_weight * (__builtin_popcount(remaining) // 3)
     if trumps == 0:
@@ -21,25 +28,47 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
     for k in range(3):
         if s.scorer[k]:
             scoring |= s.hand[k]
-            nscoring += 1
         else:
             other |= s.hand[k]
     top_s = high_bit(scoring & trumps) if (scoring & trumps) else -1
     top_o = high_bit(other & trumps) if (other & trumps) else -1
     if top_s > top_o:
         sure = scoring & trumps & ~((((<uint32_t>2) << top_o)) - 1) if top_o >= 0 else scoring & trumps
-        sure_tricks = __builtin_popcount(sure) if nscoring == 1 else (__builtin_popcount(sure) + 1) // 2
-        lower[0] = weight_of(s, sure) + s.trick_weight * sure_tricks
+        lower[0] = sure_trick_weight(s, sure)
     elif top_o > top_s:
         sure = other & trumps & ~((((<uint32_t>2) << top_s)) - 1) if top_s >= 0 else other & trumps
-        sure_tricks = __builtin_popcount(sure) if nscoring == 2 else (__builtin_popcount(sure) + 1) // 2
-        upper[0] -= weight_of(s, sure) + s.trick_weight * sure_tricks
+        upper[0] -= sure_trick_weight(s, sure)
+
+
+cdef inline int sure_trick_weight(const Search* s, uint32_t sure) noexcept nogil:
+    """Least weight of the tricks that the sure winners *sure* (all of one side) take.
+
+    Each seat's sure winners fall in different tricks, so the side takes at
+    least as many tricks as its seat with the most of them holds; when all
+    of a seat's cards are sure winners, his side takes every trick.  Every
+    such trick also holds one card of each seat without a sure winner: at
+    least its smallest weights.
+    """
+    cdef int k, n, tricks = 0, fall = 0
+    for k in range(3):
+        n = __builtin_popcount(s.hand[k] & sure)
+        if n > 0 and s.hand[k] == (s.hand[k] & sure):
+            return weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + s.trick_weight * n
+        if n > tricks:
+            tricks = n
+    if s.trick_weight == 0:         # points mode: cards have weights
+        for k in range(3):
+            if not (s.hand[k] & sure):
+                fall += smallest_weights(s, s.hand[k], tricks)
+    return weight_of(s, sure) + s.trick_weight * tricks + fall
 
 
 cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcept nogil:
     """Sum of the *j* smallest weights among *cards*."""
     cdef int total = 0, best, bestc, c
     cdef uint32_t m
+    if __builtin_popcount(cards & ZERO_WEIGHT_GUESS) >= j and weight_of(s, cards & ZERO_WEIGHT_GUESS) == 0:
+        return 0            # j cards of weight 0 (the usual case, checked rather than assumed)
     while j > 0 and cards:
         best = 1000
         bestc = 0
