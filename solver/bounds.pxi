@@ -263,3 +263,62 @@ cdef inline int two_tricks(const Search* s) noexcept nogil:
         if (best1 > best0) if max0 else (best1 < best0):
             best0 = best1
     return best0
+
+
+cdef inline bint last_card_decides(const Search* s, int seat, int alpha, int beta, int* result) noexcept nogil:
+    """True (and the value in *result*) when the trick's last card settles the window without a search.
+
+    Each legal card of *seat* gives the trick to a known seat; with it Q
+    lies between what the trick gains and that plus everything left
+    afterwards.  When every card (for the minimiser) or some card (for the
+    maximiser) puts Q on one side of the window, the node is decided.
+    """
+    cdef int led = s.trick_card[0], wbit, owner, tw = s.trick_weight, after, wt0, wrem
+    cdef int lo_s, hi_s, lo_n, hi_n, c, w, lower, upper
+    cdef uint32_t wmask = s.lay.trump_mask | s.lay.group_mask[s.lay.group_of[led]]
+    cdef uint32_t legal = legal_bits(&s.lay, s.hand[seat], led), beat, to_s, to_n, m
+    wbit = high_bit(s.trick_bits & wmask)
+    owner = s.leader if wbit == led else MOD3[s.leader + 1]
+    beat = legal & wmask & ~((((<uint32_t>2) << wbit)) - 1)
+    if s.scorer[seat] == s.scorer[owner]:
+        to_s = legal if s.scorer[owner] else 0
+    elif s.scorer[seat]:
+        to_s = beat
+    else:
+        to_s = legal & ~beat
+    to_n = legal & ~to_s
+    # lightest and heaviest card of each kind
+    lo_s = lo_n = 1000
+    hi_s = hi_n = -1
+    m = legal
+    while m:
+        c = bit_index(m)
+        m &= m - 1
+        w = s.weight[c]
+        if (to_s >> c) & 1:
+            if w < lo_s:
+                lo_s = w
+            if w > hi_s:
+                hi_s = w
+        else:
+            if w < lo_n:
+                lo_n = w
+            if w > hi_n:
+                hi_n = w
+    wt0 = weight_of(s, s.trick_bits) + tw
+    wrem = weight_of(s, s.hand[0] | s.hand[1] | s.hand[2])
+    after = tw * (__builtin_popcount(s.hand[seat]) - 1)
+    # a card to the scoring side: Q in [wt0 + w, wt0 + wrem + after]; to the other: Q in [0, wrem - w + after]
+    if s.maxer[seat]:
+        lower = wt0 + hi_s if to_s else 0
+        upper = wt0 + wrem + after if to_s else wrem - lo_n + after
+    else:
+        lower = 0 if to_n else wt0 + lo_s
+        upper = wrem - hi_n + after if to_n else wt0 + wrem + after
+    if lower >= beta:
+        result[0] = lower
+        return True
+    if upper <= alpha:
+        result[0] = upper
+        return True
+    return False

@@ -286,6 +286,8 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 return upper
             if e.meta & BEST_VALID:
                 tt_move = (e.meta >> BEST_SHIFT) & 31
+    elif s.trick_len == 2 and last_card_decides(s, seat, alpha, beta, &v):
+        return v
 
     # Step 2. Moves, best first.
     legal = legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1)
