@@ -3,9 +3,14 @@
 # Each function returns facts that hold whatever anyone plays: sure trump
 # winners, tricks the side on lead can cash, and the two null tests.
 
-# The 7, 8 and 9 of each seven-card group in the suit and grand layouts:
-# cards that usually weigh 0 (smallest_weights() checks before it trusts it).
-DEF ZERO_WEIGHT_GUESS = 0xE1C387
+# Cards by points in the suit and grand layouts (layout.pxi): every seven-bit
+# group runs 7 8 9 Q K T A from its lowest bit; the four jacks (2 points) are
+# bits 28-31.
+DEF RANKS_0 = 0x00E1C387        # 7 8 9: 0 points
+DEF RANKS_Q = 0x01020408        # 3
+DEF RANKS_K = 0x02040810        # 4
+DEF RANKS_T = 0x04081020        # 10
+DEF RANKS_A = 0x08102040        # 11
 
 
 cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
@@ -65,10 +70,38 @@ cdef inline int sure_trick_weight(const Search* s, uint32_t sure) noexcept nogil
 
 cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcept nogil:
     """Sum of the *j* smallest weights among *cards*."""
-    cdef int total = 0, best, bestc, c
+    cdef int total = 0, best, bestc, c, n
     cdef uint32_t m
-    if __builtin_popcount(cards & ZERO_WEIGHT_GUESS) >= j and weight_of(s, cards & ZERO_WEIGHT_GUESS) == 0:
-        return 0            # j cards of weight 0 (the usual case, checked rather than assumed)
+    if s.trick_weight != 0:
+        return 0            # trick modes: every card weighs 0
+    if s.lay.trump_mask != 0:
+        # Suit and grand: points by rank class, each class one mask of the layout.
+        n = __builtin_popcount(cards & RANKS_0)
+        if n >= j:
+            return 0
+        j -= n
+        n = __builtin_popcount(cards >> 28)        # the jacks
+        if n >= j:
+            return 2 * j
+        total = 2 * n
+        j -= n
+        n = __builtin_popcount(cards & RANKS_Q)
+        if n >= j:
+            return total + 3 * j
+        total += 3 * n
+        j -= n
+        n = __builtin_popcount(cards & RANKS_K)
+        if n >= j:
+            return total + 4 * j
+        total += 4 * n
+        j -= n
+        n = __builtin_popcount(cards & RANKS_T)
+        if n >= j:
+            return total + 10 * j
+        total += 10 * n
+        j -= n
+        n = __builtin_popcount(cards & RANKS_A)
+        return total + 11 * (n if n < j else j)
     while j > 0 and cards:
         best = 1000
         bestc = 0
