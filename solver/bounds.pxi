@@ -14,35 +14,67 @@ DEF RANKS_A = 0x08102040        # 11
 
 
 cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
-    """Bounds on Q at a trick boundary from sure trump winners.
+    """Bounds on Q at a trick boundary from the trumps: what each side surely takes with them.
 
-    A trump higher than every trump of the other side wins the trick it is
-    played to (the highest trump takes the trick), whatever anyone does, so
-    its weight goes to its holder's side: to Q (lower bound) when that is the
-    scoring side, out of Q's reach (upper bound) otherwise.  Two defenders'
-    sure trumps may fall in one trick, so they count as half as many tricks.
-    Each of those tricks also holds one card of every opponent of the holder
-    (and, for a lone holder, of his partner): at least their smallest weights.
+    The declarer's side (one seat) takes trump_tricks_weight(), the pair's
+    sure trumps (above every trump of the declarer) take sure_trick_weight();
+    each goes to Q (lower bound) when that side scores, out of Q's reach
+    (upper bound) otherwise.
     """
-    cdef uint32_t scoring = 0, other = 0, trumps = s.lay.trump_mask, sure
-    cdef int k, top_s, top_o
+    cdef uint32_t trumps = s.lay.trump_mask, lone_t, pair_t, sure
+    cdef int lone, w_lone, w_pair = 0
     lower[0] = 0
     upper[0] = weight_of(s, remaining) + s.trick_weight * (__builtin_popcount(remaining) // 3)
     if trumps == 0:
         return
-    for k in range(3):
-        if s.scorer[k]:
-            scoring |= s.hand[k]
-        else:
-            other |= s.hand[k]
-    top_s = high_bit(scoring & trumps) if (scoring & trumps) else -1
-    top_o = high_bit(other & trumps) if (other & trumps) else -1
-    if top_s > top_o:
-        sure = scoring & trumps & ~((((<uint32_t>2) << top_o)) - 1) if top_o >= 0 else scoring & trumps
-        lower[0] = sure_trick_weight(s, sure)
-    elif top_o > top_s:
-        sure = other & trumps & ~((((<uint32_t>2) << top_s)) - 1) if top_s >= 0 else other & trumps
-        upper[0] -= sure_trick_weight(s, sure)
+    lone = 2 if s.scorer[0] == s.scorer[1] else (1 if s.scorer[0] == s.scorer[2] else 0)
+    lone_t = s.hand[lone] & trumps
+    pair_t = (s.hand[MOD3[lone + 1]] | s.hand[MOD3[lone + 2]]) & trumps
+    w_lone = trump_tricks_weight(s, lone, lone_t, pair_t)
+    if pair_t:
+        sure = pair_t & ~((((<uint32_t>2) << high_bit(lone_t))) - 1) if lone_t else pair_t
+        if sure:
+            w_pair = sure_trick_weight(s, sure)
+    if s.scorer[lone]:
+        lower[0] = w_lone
+        upper[0] -= w_pair
+    else:
+        lower[0] = w_pair
+        upper[0] -= w_lone
+
+
+cdef inline int trump_tricks_weight(const Search* s, int lone, uint32_t mine, uint32_t theirs) noexcept nogil:
+    """Least weight of the tricks that the lone seat *lone* takes with his trumps *mine*.
+
+    His trump loses a trick only to a higher trump in the same trick, and
+    each of the pair's trumps *theirs* beats at most one of his (he has one
+    card in a trick); so at most as many of his trumps lose as a greedy
+    matching of his trumps to higher ones of theirs pairs up, and the rest
+    (his sure trumps, above all of theirs, among them) win.  Those tricks
+    hold at least his lightest trumps but the sure ones, and one card of
+    each other seat.  When every card he holds wins, he takes every trick.
+    """
+    cdef uint32_t sure, rest, free = theirs, above
+    cdef int c, beaten = 0, tricks, n = __builtin_popcount(s.hand[lone]), total
+    if mine == 0:
+        return 0
+    sure = mine & ~((((<uint32_t>2) << high_bit(theirs))) - 1) if theirs else mine
+    rest = mine & ~sure
+    while rest:
+        c = bit_index(rest)
+        rest &= rest - 1
+        above = free & ~((((<uint32_t>2) << c)) - 1)
+        if above:
+            free &= ~(above & (~above + 1))     # their lowest trump above c is spent on c
+            beaten += 1
+    tricks = __builtin_popcount(mine) - beaten
+    if tricks >= n:
+        return weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + s.trick_weight * n
+    total = s.trick_weight * tricks
+    if s.trick_weight == 0:
+        total += weight_of(s, sure) + smallest_weights(s, mine & ~sure, tricks - __builtin_popcount(sure))
+        total += smallest_weights(s, s.hand[MOD3[lone + 1]], tricks) + smallest_weights(s, s.hand[MOD3[lone + 2]], tricks)
+    return total
 
 
 cdef inline int sure_trick_weight(const Search* s, uint32_t sure) noexcept nogil:
