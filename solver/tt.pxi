@@ -20,13 +20,18 @@
 # Buckets hold four entries (one cache line).
 #
 # The table in use grows: it starts at TT_START_BUCKETS and doubles (moving
-# each entry to its bucket under the wider mask) whenever half of its slots
-# are filled, up to the size the user set.  A solve that needs a few
-# megabytes then probes a few megabytes, which the caches hold, instead of
-# scattering its entries over the whole mapping: on the benchmark a 128 MiB
-# table used from the start was about 20-30% slower than a 4 MiB one with
-# the same nodes.  clear() shrinks it back.  Slots beyond the part in use
-# are always empty.
+# each entry to its bucket under the wider mask) whenever a quarter of its
+# slots hold entries of the current generation, up to the size the user
+# set.  A solve that needs a few megabytes then probes a few megabytes,
+# which the caches hold, instead of scattering its entries over the whole
+# mapping: on the benchmark a 128 MiB table used from the start was about
+# 20-30% slower than a small one with the same nodes.  Entries of earlier
+# generations do not count, since they are the first to be replaced: a
+# solver kept for thousands of unrelated deals (a batch, a Monte Carlo
+# loop) would otherwise grow to its bound and lose the caches (measured:
+# 25% slower than clearing before each deal; with this rule, as fast).
+# clear() shrinks the table back.  Slots beyond the part in use are always
+# empty.
 #
 # Replacement: the same key is
 # updated in place; otherwise an empty slot; otherwise, preferring entries
@@ -58,7 +63,7 @@ ctypedef struct TTable:
     TTEntry* entries
     uint64_t nbuckets            # mapped buckets, a power of two
     uint64_t used_buckets        # buckets in use (a power of two, <= nbuckets)
-    uint64_t filled              # non-empty slots among the used buckets
+    uint64_t current             # slots holding entries of the current generation
     uint64_t probes
     uint64_t hits
     uint64_t stores
@@ -94,7 +99,7 @@ cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
         return -1
     t.nbuckets = buckets
     t.used_buckets = buckets if buckets < TT_START_BUCKETS else TT_START_BUCKETS
-    t.filled = 0
+    t.current = 0
     t.probes = t.hits = t.stores = 0
     t.generation = 0
     return 0
@@ -103,6 +108,7 @@ cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
 cdef inline void tt_new_generation(TTable* t) noexcept nogil:
     """Mark every entry stored so far as older than what comes next (for replacement only)."""
     t.generation = (t.generation + 1) & 7
+    t.current = 0
 
 
 cdef void tt_free(TTable* t) noexcept nogil:
@@ -116,7 +122,7 @@ cdef void tt_clear(TTable* t) noexcept nogil:
     if t.entries != NULL:
         memset(t.entries, 0, t.used_buckets * TT_WAYS * sizeof(TTEntry))
         t.used_buckets = t.nbuckets if t.nbuckets < TT_START_BUCKETS else TT_START_BUCKETS
-        t.filled = 0
+        t.current = 0
 
 
 cdef inline uint64_t tt_hash(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
@@ -160,7 +166,6 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
         for i in range(TT_WAYS):
             if b[i].meta == 0 and b[i].h0 == 0 and b[i].h1 == 0 and b[i].h2 == 0:
                 slot = &b[i]
-                t.filled += 1
                 break
             cards = __builtin_popcount(b[i].h0 | b[i].h1 | b[i].h2)
             if (b[i].meta >> GEN_SHIFT) != t.generation:
@@ -175,12 +180,14 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
     meta = keymeta | (<uint32_t>lower << LB_SHIFT) | (<uint32_t>upper << UB_SHIFT) | (t.generation << GEN_SHIFT)
     if best >= 0:
         meta |= (<uint32_t>best << BEST_SHIFT) | BEST_VALID
+    if slot.meta == 0 or (slot.meta >> GEN_SHIFT) != t.generation:
+        t.current += 1                          # an empty or older slot becomes current
     slot.h0 = h0
     slot.h1 = h1
     slot.h2 = h2
     slot.meta = meta
     t.stores += 1
-    if t.filled * 4 > t.used_buckets * TT_WAYS and t.used_buckets < t.nbuckets:
+    if t.current * 4 > t.used_buckets * TT_WAYS and t.used_buckets < t.nbuckets:
         tt_grow(t)
 
 
