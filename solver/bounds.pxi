@@ -153,11 +153,12 @@ cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcep
 cdef inline int quick_tricks(const Search* s) noexcept nogil:
     """Weight the side on lead can cash at once: a lower bound on its share of what is left.
 
-    In each group the leader's run of top live cards wins trick after trick;
-    in a plain suit an opponent holding trumps can ruff once void, so the run
-    counts only as often as every such opponent can follow.  Cashing one group
-    changes no other group for an opponent who holds trumps (he only follows),
-    and an opponent without trumps can never ruff, so the groups add up.  The
+    In each group the leader's run of top live cards (his cards above every
+    other live card of the group) wins trick after trick; in a plain suit an
+    opponent holding trumps can ruff once void, so the run counts only as
+    often as every such opponent can follow.  Cashing one group changes no
+    other group for an opponent who holds trumps (he only follows), and an
+    opponent without trumps can never ruff, so the groups add up.  The
     followers' forced cards add their smallest weights in the group: whatever
     they discard meanwhile also lands in the leader's tricks.
 
@@ -165,56 +166,61 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
     as every opponent's trumps, the opponents are out of trumps after it;
     then every trump of the leader wins a trick and no plain run is capped.
     """
-    cdef int L = s.leader, g, gi, p, run, k, pts = 0, tricks = 0, opp_trumps = 0
-    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2], gm, m, run_cards, top
-    cdef uint32_t hand = s.hand[L], trumps = s.lay.trump_mask
-    cdef bint drawn = False
-    for p in range(3):
-        if s.scorer[p] != s.scorer[L]:
-            k = __builtin_popcount(s.hand[p] & trumps)
-            if k > opp_trumps:
-                opp_trumps = k
-    for gi in range(5):
-        g = 4 - gi                  # trumps first: drawing them may lift the ruff caps
-        gm = s.lay.group_mask[g] & live
-        if gm == 0:
+    cdef int L = s.leader, p1 = MOD3[L + 1], p2 = MOD3[L + 2], g, run, k, pts = 0, tricks = 0, opp_trumps = 0
+    cdef uint32_t trumps = s.lay.trump_mask, hand = s.hand[L], h1 = s.hand[p1], h2 = s.hand[p2]
+    cdef uint32_t others = h1 | h2, gm, mine, rest, run_cards, f1, f2
+    cdef bint ruff1 = False, ruff2 = False
+    if s.scorer[p1] != s.scorer[L]:
+        k = __builtin_popcount(h1 & trumps)
+        opp_trumps = k
+        ruff1 = k > 0
+    if s.scorer[p2] != s.scorer[L]:
+        k = __builtin_popcount(h2 & trumps)
+        if k > opp_trumps:
+            opp_trumps = k
+        ruff2 = k > 0
+    for g in range(4, -1, -1):      # trumps first: drawing them may lift the ruff caps
+        gm = s.lay.group_mask[g]
+        mine = hand & gm
+        if mine == 0:
             continue
-        run = 0
-        run_cards = 0
-        m = gm
-        while m:
-            top = (<uint32_t>1) << high_bit(m)
-            if not (hand & top):
-                break
-            run_cards |= top
-            run += 1
-            m &= ~top
-        if s.lay.group_mask[g] == trumps and trumps != 0 and run >= opp_trumps and (hand & trumps):
-            # the opponents follow with all their trumps, then every trump of ours wins
-            drawn = True
-            run_cards = hand & gm
-            run = __builtin_popcount(run_cards)
-        if run == 0:
-            continue
-        if s.lay.group_mask[g] != trumps and not drawn:
-            for p in range(3):
-                if s.scorer[p] != s.scorer[L] and (s.hand[p] & trumps):
-                    k = __builtin_popcount(s.hand[p] & gm)
-                    if k < run:
-                        run = k
-            if run == 0:
-                continue
+        rest = others & gm
+        run_cards = mine & ~((((<uint32_t>2) << high_bit(rest))) - 1) if rest else mine
+        run = __builtin_popcount(run_cards)
+        f1 = h1 & gm
+        f2 = h2 & gm
+        if g == 4:
+            if trumps == 0:
+                pass
+            elif run >= opp_trumps:
+                # the opponents follow with all their trumps, then every trump of ours wins
+                ruff1 = ruff2 = False
+                run_cards = mine
+                run = __builtin_popcount(mine)
+        elif run:
+            if ruff1:
+                k = __builtin_popcount(f1)
+                if k < run:
+                    run = k
+            if ruff2:
+                k = __builtin_popcount(f2)
+                if k < run:
+                    run = k
             while __builtin_popcount(run_cards) > run:      # cash the highest cards of the run
                 run_cards &= run_cards - 1
+        if run == 0:
+            continue
         pts += weight_of(s, run_cards)
         tricks += run
-        for p in range(3):
-            if p != L:
-                k = __builtin_popcount(s.hand[p] & gm)
-                pts += smallest_weights(s, s.hand[p] & gm, run if run < k else k)
+        if f1:
+            k = __builtin_popcount(f1)
+            pts += smallest_weights(s, f1, run if run < k else k)
+        if f2:
+            k = __builtin_popcount(f2)
+            pts += smallest_weights(s, f2, run if run < k else k)
     if tricks >= __builtin_popcount(hand):
         # every remaining trick is cashed: the side takes everything left
-        return weight_of(s, live) + s.trick_weight * tricks
+        return weight_of(s, hand | others) + s.trick_weight * tricks
     return pts + s.trick_weight * tricks
 
 

@@ -253,7 +253,11 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return two_tricks(s)
         # Cheap bounds: trumps above every trump of the other side win their tricks.
         sure_bounds(s, remaining, &lower, &upper)
-        if cards_each >= 3 and s.scorer[s.leader] == s.maxer[s.leader]:
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
+        if s.scorer[s.leader] == s.maxer[s.leader]:
             v = quick_tricks(s)
             if s.scorer[s.leader]:
                 if v > lower:
