@@ -336,18 +336,67 @@ cdef inline int two_tricks(const Search* s) noexcept nogil:
     return best0
 
 
+cdef inline int min_weight(const Search* s, uint32_t cards) noexcept nogil:
+    """Smallest weight among the non-empty *cards*."""
+    cdef int best = 1000, c
+    if s.trick_weight != 0:
+        return 0            # trick modes: every card weighs 0
+    if s.lay.trump_mask != 0:
+        # Suit and grand: points by rank class (see smallest_weights)
+        if cards & RANKS_0:
+            return 0
+        if cards >> 28:
+            return 2
+        if cards & RANKS_Q:
+            return 3
+        if cards & RANKS_K:
+            return 4
+        return 10 if cards & RANKS_T else 11
+    while cards:
+        c = bit_index(cards)
+        cards &= cards - 1
+        if s.weight[c] < best:
+            best = s.weight[c]
+    return best
+
+
+cdef inline int max_weight(const Search* s, uint32_t cards) noexcept nogil:
+    """Largest weight among the non-empty *cards*."""
+    cdef int best = 0, c
+    if s.trick_weight != 0:
+        return 0
+    if s.lay.trump_mask != 0:
+        if cards & RANKS_A:
+            return 11
+        if cards & RANKS_T:
+            return 10
+        if cards & RANKS_K:
+            return 4
+        if cards & RANKS_Q:
+            return 3
+        return 2 if cards >> 28 else 0
+    while cards:
+        c = bit_index(cards)
+        cards &= cards - 1
+        if s.weight[c] > best:
+            best = s.weight[c]
+    return best
+
+
 cdef inline bint last_card_decides(const Search* s, int seat, int alpha, int beta, int* result) noexcept nogil:
     """True (and the value in *result*) when the trick's last card settles the window without a search.
 
     Each legal card of *seat* gives the trick to a known seat; with it Q
     lies between what the trick gains and that plus everything left
     afterwards.  When every card (for the minimiser) or some card (for the
-    maximiser) puts Q on one side of the window, the node is decided.
+    maximiser) puts Q on one side of the window, the node is decided: the
+    maximiser's best card to the scoring side is its heaviest one, else the
+    lightest he gives away; the minimiser's best card to the other side is
+    its heaviest, else the lightest he must give to the scoring side.
     """
-    cdef int led = s.trick_card[0], wbit, owner, tw = s.trick_weight, after, wt0, wrem
-    cdef int lo_s, hi_s, lo_n, hi_n, c, w, lower, upper
+    cdef int led = s.trick_card[0], wbit, owner, tw = s.trick_weight, after, wt0, lower, upper
     cdef uint32_t wmask = s.lay.trump_mask | s.lay.group_mask[s.lay.group_of[led]]
-    cdef uint32_t legal = legal_bits(&s.lay, s.hand[seat], led), beat, to_s, to_n, m
+    cdef uint32_t legal = legal_bits(&s.lay, s.hand[seat], led), beat, to_s
     wbit = high_bit(s.trick_bits & wmask)
     owner = s.leader if wbit == led else MOD3[s.leader + 1]
     beat = legal & wmask & ~((((<uint32_t>2) << wbit)) - 1)
@@ -357,38 +406,33 @@ cdef inline bint last_card_decides(const Search* s, int seat, int alpha, int bet
         to_s = beat
     else:
         to_s = legal & ~beat
-    to_n = legal & ~to_s
-    # lightest and heaviest card of each kind
-    lo_s = lo_n = 1000
-    hi_s = hi_n = -1
-    m = legal
-    while m:
-        c = bit_index(m)
-        m &= m - 1
-        w = s.weight[c]
-        if (to_s >> c) & 1:
-            if w < lo_s:
-                lo_s = w
-            if w > hi_s:
-                hi_s = w
-        else:
-            if w < lo_n:
-                lo_n = w
-            if w > hi_n:
-                hi_n = w
     wt0 = weight_of(s, s.trick_bits) + tw
-    wrem = weight_of(s, s.hand[0] | s.hand[1] | s.hand[2])
     after = tw * (__builtin_popcount(s.hand[seat]) - 1)
     # a card to the scoring side: Q in [wt0 + w, wt0 + wrem + after]; to the other: Q in [0, wrem - w + after]
     if s.maxer[seat]:
-        lower = wt0 + hi_s if to_s else 0
-        upper = wt0 + wrem + after if to_s else wrem - lo_n + after
+        if to_s:
+            lower = wt0 + max_weight(s, to_s)
+            if lower >= beta:
+                result[0] = lower
+                return True
+            upper = wt0 + weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + after
+        else:
+            upper = weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) - min_weight(s, legal) + after
+            if 0 >= beta:
+                result[0] = 0
+                return True
     else:
-        lower = 0 if to_n else wt0 + lo_s
-        upper = wrem - hi_n + after if to_n else wt0 + wrem + after
-    if lower >= beta:
-        result[0] = lower
-        return True
+        if to_s != legal:
+            upper = weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) - max_weight(s, legal & ~to_s) + after
+            if 0 >= beta:
+                result[0] = 0
+                return True
+        else:
+            lower = wt0 + min_weight(s, to_s)
+            if lower >= beta:
+                result[0] = lower
+                return True
+            upper = wt0 + weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + after
     if upper <= alpha:
         result[0] = upper
         return True
