@@ -31,7 +31,9 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
     lone_t = s.hand[lone] & trumps
     pair_t = (s.hand[MOD3[lone + 1]] | s.hand[MOD3[lone + 2]]) & trumps
     w_lone = trump_tricks_weight(s, lone, lone_t, pair_t)
-    if pair_t:
+    if pair_t == 0 and lone != s.leader and lone_takes_all(s, lone):
+        w_lone = upper[0]                   # every trick left
+    elif pair_t:
         sure = pair_t & ~((((<uint32_t>2) << high_bit(lone_t))) - 1) if lone_t else pair_t
         if sure:
             w_pair = sure_trick_weight(s, sure)
@@ -41,6 +43,35 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
     else:
         lower[0] = w_pair
         upper[0] -= w_lone
+
+
+cdef inline bint lone_takes_all(const Search* s, int lone) noexcept nogil:
+    """True when the lone seat takes every trick left while the pair holds no trumps.
+
+    (Called when the pair is on lead: with the lone seat on lead quick_tricks()
+    finds the same, and testing both costs more than it saves.)
+
+    Every card of his wins whenever he leads it: each trump (the pair has
+    none), each plain card above all the pair's cards of its suit (a void
+    opponent cannot ruff it).  When the pair leads he wins that trick too:
+    he follows with such a card, or, void in the led suit, ruffs with a
+    trump (required when the leader holds a suit he lacks).  So he takes
+    this trick, then leads winners to the end.
+    """
+    cdef uint32_t hand = s.hand[lone], pair = s.hand[MOD3[lone + 1]] | s.hand[MOD3[lone + 2]]
+    cdef uint32_t lead = s.hand[s.leader], gm, m, o
+    cdef bint ruff = (hand & s.lay.trump_mask) != 0
+    cdef int g
+    for g in range(4):
+        gm = s.lay.group_mask[g]
+        m = hand & gm
+        if m:
+            o = pair & gm
+            if o and bit_index(m) < high_bit(o):
+                return False
+        elif (lead & gm) and not ruff:
+            return False
+    return True
 
 
 cdef inline int trump_tricks_weight(const Search* s, int lone, uint32_t mine, uint32_t theirs) noexcept nogil:
