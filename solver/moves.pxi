@@ -142,14 +142,23 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
                 ends_good = third_is_ally
             else:
                 ends_good = s.scorer[owner] == good_scorer
-            if ends_good:
+            if s.trick_weight:
+                # trick modes (null, schwarz): no points, the old rank order (measured: the
+                # points-mode tie-breaks below double the nodes of null games)
+                sc = 1000 + (c & 31) if ends_good else -(c & 31)
+            elif ends_good:
                 sc = 1000 + 8 * s.weight[c] - (c & 31)
             else:
                 sc = -512 * s.weight[c] - 32 * __builtin_popcount(s.hand[seat] & s.lay.group_mask[s.lay.group_of[c]]) + (c & 31)
         elif ally_winning:
             sc = -2000 + c if beats else 8 * s.weight[c] + (c & 31)
         else:
-            sc = 2000 + 8 * s.weight[c] - c if beats else -512 * s.weight[c] - 32 * __builtin_popcount(s.hand[seat] & s.lay.group_mask[s.lay.group_of[c]]) - c
+            if beats:
+                sc = 2000 + 8 * s.weight[c] - c
+            elif s.trick_weight:
+                sc = -c
+            else:
+                sc = -512 * s.weight[c] - 32 * __builtin_popcount(s.hand[seat] & s.lay.group_mask[s.lay.group_of[c]]) - c
         if c == first:
             sc = 1 << 28
         # insertion sort, descending
