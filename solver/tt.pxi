@@ -87,6 +87,11 @@ cdef extern from *:
     void skatdd_unmap_table(void* p, size_t n) nogil
 
 
+cdef inline uint64_t tt_start_buckets(const TTable* t) noexcept nogil:
+    """Size of the part in use after allocation or clear()."""
+    return t.nbuckets if t.nbuckets < TT_START_BUCKETS else TT_START_BUCKETS
+
+
 cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
     """Map a zeroed table of at most *megabytes* MiB; 0 on success, -1 when out of memory."""
     cdef uint64_t nbytes = megabytes << 20
@@ -98,7 +103,7 @@ cdef int tt_alloc(TTable* t, uint64_t megabytes) noexcept nogil:
         t.nbuckets = 0
         return -1
     t.nbuckets = buckets
-    t.used_buckets = buckets if buckets < TT_START_BUCKETS else TT_START_BUCKETS
+    t.used_buckets = tt_start_buckets(t)
     t.current = 0
     t.probes = t.hits = t.stores = 0
     t.generation = 0
@@ -121,7 +126,7 @@ cdef void tt_clear(TTable* t) noexcept nogil:
     """Empty the table and shrink the part in use to its starting size."""
     if t.entries != NULL:
         memset(t.entries, 0, t.used_buckets * TT_WAYS * sizeof(TTEntry))
-        t.used_buckets = t.nbuckets if t.nbuckets < TT_START_BUCKETS else TT_START_BUCKETS
+        t.used_buckets = tt_start_buckets(t)
         t.current = 0
 
 
@@ -133,9 +138,18 @@ cdef inline uint64_t tt_hash(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t key
     return x ^ (x >> 29)
 
 
+cdef inline TTEntry* tt_bucket(const TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
+    """First entry of the bucket of this key in the part in use."""
+    return t.entries + (tt_hash(h0, h1, h2, keymeta) & (t.used_buckets - 1)) * TT_WAYS
+
+
+cdef inline bint tt_empty(const TTEntry* e) noexcept nogil:
+    return e.meta == 0 and e.h0 == 0 and e.h1 == 0 and e.h2 == 0
+
+
 cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
     """The entry holding this key, or NULL."""
-    cdef TTEntry* b = t.entries + (tt_hash(h0, h1, h2, keymeta) & (t.used_buckets - 1)) * TT_WAYS
+    cdef TTEntry* b = tt_bucket(t, h0, h1, h2, keymeta)
     cdef int i
     for i in range(TT_WAYS):
         if b[i].h0 == h0 and b[i].h1 == h1 and b[i].h2 == h2 and (b[i].meta & META_KEY_MASK) == keymeta:
@@ -146,7 +160,7 @@ cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, u
 cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta,
                          int lower, int upper, int best) noexcept nogil:
     """Record lower <= Q <= upper (intersected with what is known) and the best move (-1: none)."""
-    cdef TTEntry* b = t.entries + (tt_hash(h0, h1, h2, keymeta) & (t.used_buckets - 1)) * TT_WAYS
+    cdef TTEntry* b = tt_bucket(t, h0, h1, h2, keymeta)
     cdef TTEntry* slot = NULL
     cdef int i, old_lo, old_hi, cards, fewest = 99
     cdef uint32_t meta
@@ -164,7 +178,7 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
             break
     if slot == NULL:
         for i in range(TT_WAYS):
-            if b[i].meta == 0 and b[i].h0 == 0 and b[i].h1 == 0 and b[i].h2 == 0:
+            if tt_empty(&b[i]):
                 slot = &b[i]
                 break
             cards = __builtin_popcount(b[i].h0 | b[i].h1 | b[i].h2)
@@ -180,7 +194,7 @@ cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint3
     meta = keymeta | (<uint32_t>lower << LB_SHIFT) | (<uint32_t>upper << UB_SHIFT) | (t.generation << GEN_SHIFT)
     if best >= 0:
         meta |= (<uint32_t>best << BEST_SHIFT) | BEST_VALID
-    if slot.meta == 0 or (slot.meta >> GEN_SHIFT) != t.generation:
+    if tt_empty(slot) or (slot.meta >> GEN_SHIFT) != t.generation:
         t.current += 1                          # an empty or older slot becomes current
     slot.h0 = h0
     slot.h1 = h1
@@ -206,7 +220,7 @@ cdef void tt_grow(TTable* t) noexcept nogil:
         b = t.entries + i * TT_WAYS
         d = 0
         for k in range(TT_WAYS):
-            if b[k].meta == 0 and b[k].h0 == 0 and b[k].h1 == 0 and b[k].h2 == 0:
+            if tt_empty(&b[k]):
                 continue
             j = tt_hash(b[k].h0, b[k].h1, b[k].h2, b[k].meta & META_KEY_MASK) & mask
             if j != i:
