@@ -13,7 +13,12 @@ DEF RANKS_T = 0x04081020        # 10
 DEF RANKS_A = 0x08102040        # 11
 
 
-cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, int* upper) noexcept nogil:
+cdef inline int all_left(const Search* s) noexcept nogil:
+    """At a trick boundary, Q if the scoring side took every card and trick still in the hands."""
+    return weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + s.trick_weight * __builtin_popcount(s.hand[s.leader])
+
+
+cdef inline void sure_bounds(const Search* s, int maxq, int* lower, int* upper) noexcept nogil:
     """Bounds on Q at a trick boundary from the trumps: what each side surely takes with them.
 
     The declarer's side (one seat) takes trump_tricks_weight(), the pair's
@@ -24,7 +29,7 @@ cdef inline void sure_bounds(const Search* s, uint32_t remaining, int* lower, in
     cdef uint32_t trumps = s.lay.trump_mask, lone_t, pair_t, sure
     cdef int lone, w_lone, w_pair = 0
     lower[0] = 0
-    upper[0] = weight_of(s, remaining) + s.trick_weight * (__builtin_popcount(remaining) // 3)
+    upper[0] = maxq                         # all_left(), which the caller has
     if trumps == 0:
         return
     lone = 2 if s.scorer[0] == s.scorer[1] else (1 if s.scorer[0] == s.scorer[2] else 0)
@@ -100,7 +105,7 @@ cdef inline int trump_tricks_weight(const Search* s, int lone, uint32_t mine, ui
             beaten += 1
     tricks = __builtin_popcount(mine) - beaten
     if tricks >= n:
-        return weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + s.trick_weight * n
+        return all_left(s)
     total = s.trick_weight * tricks
     if s.trick_weight == 0:
         total += weight_of(s, sure) + smallest_weights(s, mine & ~sure, tricks - __builtin_popcount(sure))
@@ -121,7 +126,7 @@ cdef inline int sure_trick_weight(const Search* s, uint32_t sure) noexcept nogil
     for k in range(3):
         n = __builtin_popcount(s.hand[k] & sure)
         if n > 0 and s.hand[k] == (s.hand[k] & sure):
-            return weight_of(s, s.hand[0] | s.hand[1] | s.hand[2]) + s.trick_weight * n
+            return all_left(s)
         if n > tricks:
             tricks = n
     if s.trick_weight == 0:         # points mode: cards have weights
@@ -250,8 +255,7 @@ cdef inline int quick_tricks(const Search* s) noexcept nogil:
             k = __builtin_popcount(f2)
             pts += smallest_weights(s, f2, run if run < k else k)
     if tricks >= __builtin_popcount(hand):
-        # every remaining trick is cashed: the side takes everything left
-        return weight_of(s, hand | others) + s.trick_weight * tricks
+        return all_left(s)         # every remaining trick is cashed
     return pts + s.trick_weight * tricks
 
 

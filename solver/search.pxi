@@ -252,7 +252,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
         if cards_each == 2:
             return two_tricks(s)
         # Cheap bounds: trumps above every trump of the other side win their tricks.
-        sure_bounds(s, remaining, &lower, &upper)
+        sure_bounds(s, maxq, &lower, &upper)
         if upper <= alpha:
             return upper
         if lower >= beta:
