@@ -109,7 +109,7 @@ from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, line_
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
 from .deal import GameSpec, position_from_json
-from .errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
+from .errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError, quote
 from .iss import IssGame, Replay, parse_iss, replay
 from .position import Position
 from .rules import Game, follow_group, group_mask, power
@@ -746,7 +746,7 @@ def analyse_text(text: str, *, solver: Solver | None = None, tt_mb: int = 128, r
         return analyse_spec(position_from_json(body), solver=solver, review=review, tt_mb=tt_mb)
     shown = body[:40] + ("..." if len(body) > 40 else "")
     raise DealFormatError(
-        f"{shown!r} is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
+        f"{quote(shown)} is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
         "or a JSON deal object with 'played'"
     )
 

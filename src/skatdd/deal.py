@@ -33,6 +33,7 @@ from .cards import (
     mask_of, parse_card, points_of, split_card_tokens,
 )
 from .errors import (
+    quote,
     CardCountError, DealFormatError, DuplicateCardError, IllegalPlayError,
     InvalidCardError, InvalidSeatError, ISSFormatError, SkatddError,
 )
@@ -76,8 +77,8 @@ class _CardLedger:
     def add(self, card: Card, token: str, place: str) -> None:
         if card in self._where:
             other_place, other_token = self._where[card]
-            first = f"{other_token!r} in {other_place}"
-            second = f"{token!r} in {place}" if other_place != place else "again"
+            first = f"{quote(other_token)} in {other_place}"
+            second = f"{quote(token)} in {place}" if other_place != place else "again"
             raise DuplicateCardError(
                 f"card {card_name(card)!r} appears twice: {first} and {second}; every card must be distinct"
             )
@@ -139,7 +140,7 @@ def parse_deal_text(text: str) -> tuple[list[list[Card]], list[Card]]:
         if len(cards) != want:
             raise CardCountError(
                 f"the {name} group has {len(cards)} card{'s' if len(cards) != 1 else ''} "
-                f"{format_cards(cards)!r}: expected {want}"
+                f"{quote(format_cards(cards))}: expected {want}"
             )
     return parsed[:3], parsed[3]
 
@@ -169,11 +170,11 @@ def _normalise_announce(items: Iterable[Any], context: str = "announce") -> list
     for item in items:
         if not isinstance(item, str):
             raise DealFormatError(
-                f"{context}: announcement {item!r} is not a string: expected schneider, schwarz or ouvert"
+                f"{context}: announcement {quote(item)} is not a string: expected schneider, schwarz or ouvert"
             )
         key = item.strip().lower()
         if key not in ANNOUNCEMENTS:
-            raise DealFormatError(f"{context}: unknown announcement {item!r}: expected schneider, schwarz or ouvert")
+            raise DealFormatError(f"{context}: unknown announcement {quote(item)}: expected schneider, schwarz or ouvert")
         seen.add(key)
     return [a for a in ANNOUNCEMENTS if a in seen]
 
@@ -263,28 +264,28 @@ class GameSpec:
         for name in ("declarer", "leader"):
             seat = getattr(self, name)
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise DealFormatError(f"{name} must be a seat number 0, 1 or 2, got {seat!r}")
+                raise DealFormatError(f"{name} must be a seat number 0, 1 or 2, got {quote(seat)}")
             if not 0 <= seat <= 2:
-                raise InvalidSeatError(f"unknown seat {seat!r} for {name}: expected 0, 1 or 2")
+                raise InvalidSeatError(f"unknown seat {quote(seat)} for {name}: expected 0, 1 or 2")
         if not isinstance(self.hands, list) or len(self.hands) != 3:
-            raise DealFormatError(f"hands must be three masks (forehand, middlehand, rearhand), got {self.hands!r}")
+            raise DealFormatError(f"hands must be three masks (forehand, middlehand, rearhand), got {quote(self.hands)}")
         for name, mask in [(f"hands[{i}]", h) for i, h in enumerate(self.hands)] + [("skat", self.skat)]:
             if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= ALL_CARDS:
-                raise DealFormatError(f"{name} must be a 32-bit card mask, got {mask!r}")
+                raise DealFormatError(f"{name} must be a 32-bit card mask, got {quote(mask)}")
         for name, cards in (("trick", self.trick), ("played", self.played)):
             for i, card in enumerate(cards):
                 if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 32:
-                    raise InvalidCardError(f"{name}[{i}]: unknown card {card!r}: expected an int 0..31")
+                    raise InvalidCardError(f"{name}[{i}]: unknown card {quote(card)}: expected an int 0..31")
         for name in ("declarer_points", "declarer_tricks", "defender_tricks", "bid"):
             value = getattr(self, name)
             if value is None and name != "declarer_points":
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
-                raise DealFormatError(f"{name} must be an integer, got {value!r}")
+                raise DealFormatError(f"{name} must be an integer, got {quote(value)}")
         if self.bid is not None and self.bid < 0:
             raise DealFormatError(f"bid {self.bid} is negative: expected a bid such as 18")
         if not isinstance(self.hand, bool):
-            raise DealFormatError(f"hand must be true or false, got {self.hand!r}")
+            raise DealFormatError(f"hand must be true or false, got {quote(self.hand)}")
 
     def _check_cards(self) -> None:
         """Every card once: hands, skat and trick are disjoint; played has no repeats and avoids skat."""
@@ -317,14 +318,14 @@ class GameSpec:
         if not (skat_size == 2 or (skat_size == 0 and self.game.is_null)):
             what = "two cards" if not self.game.is_null else "two cards, or none in null"
             raise CardCountError(
-                f"the skat has {skat_size} card{'s' if skat_size != 1 else ''} {format_mask(self.skat)!r}: "
+                f"the skat has {skat_size} card{'s' if skat_size != 1 else ''} {quote(format_mask(self.skat))}: "
                 f"expected {what} (the skat or the declarer's discard)"
             )
         sizes = [h.bit_count() for h in self.hands]
         if self.played:
             if self.trick:
                 raise DealFormatError(
-                    f"trick {format_cards(self.trick)!r} cannot be combined with 'played': "
+                    f"trick {quote(format_cards(self.trick))} cannot be combined with 'played': "
                     "the played cards already say what is on the table"
                 )
             if self.leader != 0:
@@ -334,20 +335,20 @@ class GameSpec:
             for seat in range(3):
                 if sizes[seat] != 10:
                     raise CardCountError(
-                        f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {format_mask(self.hands[seat])!r}: "
+                        f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {quote(format_mask(self.hands[seat]))}: "
                         "expected 10, the hand before the first trick, because 'played' is given"
                     )
             return 0
         k = len(self.trick)
         if k > 2:
             raise CardCountError(
-                f"the trick has {k} cards {format_cards(self.trick)!r}: expected 0, 1 or 2 "
+                f"the trick has {k} cards {quote(format_cards(self.trick))}: expected 0, 1 or 2 "
                 "(a trick of three is complete and belongs to earlier tricks)"
             )
         for seat in range(3):
             if sizes[seat] > 10:
                 raise CardCountError(
-                    f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {format_mask(self.hands[seat])!r}: "
+                    f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {quote(format_mask(self.hands[seat]))}: "
                     "expected at most 10"
                 )
         done = [(self.leader + i) % 3 for i in range(k)]  # seats that played to the current trick
@@ -360,7 +361,7 @@ class GameSpec:
         expected = [size - 1 if s in done else size for s in range(3)]
         if expected != sizes:
             if k:
-                state = (f"with {k} card{'s' if k != 1 else ''} {format_cards(self.trick)!r} in the current trick "
+                state = (f"with {k} card{'s' if k != 1 else ''} {quote(format_cards(self.trick))} in the current trick "
                          f"led by {_seat_label(self.leader)}, a seat that played to it holds one card fewer")
             else:
                 state = "with no card in the current trick, every hand holds the same number"
@@ -386,7 +387,7 @@ class GameSpec:
             if follow_group(card, self.game) != group and still:
                 raise IllegalPlayError(
                     f"trick card {card_name(card)!r} of {_seat_label(seat)} does not follow the lead "
-                    f"{card_name(led)!r}, but {_seat_label(seat)} still holds {format_mask(still)!r}"
+                    f"{card_name(led)!r}, but {_seat_label(seat)} still holds {quote(format_mask(still))}"
                 )
 
     def _check_score(self, completed: int) -> _Derived:
@@ -747,7 +748,7 @@ def read_source(arg: str) -> tuple[str, str | None]:
             with open(arg, encoding="utf-8-sig") as fh:
                 return fh.read(), arg
         except (OSError, UnicodeDecodeError) as exc:
-            raise DealFormatError(f"cannot read deal file {arg!r}: {exc}") from None
+            raise DealFormatError(f"cannot read deal file {quote(arg)}: {exc}") from None
     return arg, None
 
 

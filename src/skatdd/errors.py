@@ -45,3 +45,26 @@ class ISSFormatError(SkatddError):
 
 class ScoringError(SkatddError):
     """A declaration cannot be scored (schneider announced without hand, null below the bid...)."""
+
+
+#: Longest piece of an offending token an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def quote(token: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of *token* for an error message, cut to about *limit* characters.
+
+    A hostile input can be a megabyte of one "card"; the message names it by
+    its start and end and says how long it was, so it stays one short line.
+
+    >>> quote("CJ")
+    "'CJ'"
+    >>> quote("X" * 1000)
+    "'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX...XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' (1000 characters)"
+    """
+    text = token if isinstance(token, str) else str(token)
+    if len(text) <= limit:
+        return repr(text) if isinstance(token, str) else text
+    half = (limit - 10) // 2
+    shown = f"{text[:half]}...{text[-half:]}"
+    return (repr(shown) if isinstance(token, str) else shown) + f" ({len(text)} characters)"

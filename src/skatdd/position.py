@@ -88,9 +88,6 @@ class Position:
         mask = self.legal_moves_mask()
         return [c for c in range(32) if mask >> c & 1]
 
-    def is_declarer(self, seat: int) -> bool:
-        return seat == self.declarer
-
     def play(self, card: Card) -> int | None:
         """Play *card* for the player to move; returns the trick winner's seat when the trick completes.
 

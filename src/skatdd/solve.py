@@ -23,6 +23,8 @@ whether the declarer can avoid every trick.
 """
 from __future__ import annotations
 
+from .errors import quote
+
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -30,14 +32,14 @@ from typing import Any
 from . import _engine
 from .cards import Card, card_name, points_of
 from .position import Position
-from .rules import Game
+from .rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
 
 MODES = ("value", "win", "all")
 
-#: Declarer thresholds worth their own fast query (skat-rules.md).
-WIN = 61
-SCHNEIDER = 90
-DEFENDERS_OUT_OF_SCHNEIDER = 31
+#: Declarer thresholds worth their own fast query (the names of skatdd.rules, kept here for callers).
+WIN = WIN_POINTS
+SCHNEIDER = SCHNEIDER_POINTS
+DEFENDERS_OUT_OF_SCHNEIDER = OUT_OF_SCHNEIDER_POINTS
 
 
 @dataclass
@@ -219,7 +221,7 @@ class Solver:
         ``value`` plus every legal card's value.
         """
         if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+            raise ValueError(f"unknown mode {quote(mode)}: expected one of {', '.join(MODES)}")
         start = time.perf_counter()
         self.reset_stats()
         value: int | None = None

@@ -38,10 +38,10 @@ import click
 from ..analyse import GameAnalysis, analyse_lines, analyse_text
 from ..batch import default_jobs
 from ..cards import CARD_POINTS, card_symbol
-from ..errors import SkatddError
+from ..errors import SkatddError, quote
 from ..position import Position
 from ..report import card_list, position_lines
-from ..rules import SEAT_NAMES
+from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
 from .batch import stream_results
 from .common import emit_json, json_option, tt_option
@@ -81,11 +81,11 @@ def _verdict(analysis: GameAnalysis) -> str:
         text += f", the {'defenders' if stake.schwarz == 'declarer' else 'declarer'} schwarz"
     elif stake.schneider:
         text += f", the {'defenders' if stake.schneider == 'declarer' else 'declarer'} schneider"
-    if not stake.wins and value >= 61:
+    if not stake.wins and value >= WIN_POINTS:
         decl = analysis.declaration
         if decl.schwarz and stake.schwarz != "declarer":
             why = "schwarz was announced"
-        elif decl.schneider and value < 90:
+        elif decl.schneider and value < SCHNEIDER_POINTS:
             why = "schneider was announced"
         else:
             why = "the game is overbid"
@@ -351,12 +351,12 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
         try:
             stream = open(game, "rb")
         except OSError as exc:
-            raise InputError(f"cannot read GAME file {game!r}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot read GAME file {quote(game)}: {exc.strerror or exc}") from None
         path = game
     else:
         shown = game if len(game) <= 120 else game[:50] + "..." + game[-50:]
         raise InputError(
-            f"GAME {shown!r} is neither a file nor a game: expected an ISS record '(;GM[Skat]...;)', "
+            f"GAME {quote(shown)} is neither a file nor a game: expected an ISS record '(;GM[Skat]...;)', "
             "a JSON deal object, a file holding either, or '-' for stdin"
         )
     try:

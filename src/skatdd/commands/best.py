@@ -33,9 +33,9 @@ import click
 from ..best import Option, SeatReport, best_contracts, option_position
 from ..cards import Card, Mask, card_symbol, mask_of, parse_card
 from ..deal import parse_deal_text, read_source
-from ..errors import CardCountError, DealFormatError, DuplicateCardError, ISSFormatError, SkatddError
+from ..errors import CardCountError, DealFormatError, DuplicateCardError, ISSFormatError, SkatddError, quote
 from ..report import format_hand, line_lines
-from ..rules import SEAT_NAMES, parse_seat
+from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..scoring import MIN_BID
 from ..solve import Solver
 from .common import SEAT, emit_json, json_option, tt_option
@@ -65,7 +65,7 @@ def _cards_field(value: Any, name: str, count: int, seen: dict[Card, str]) -> Ma
     elif isinstance(value, list) and all(isinstance(t, str) for t in value):
         tokens = list(value)
     else:
-        raise DealFormatError(f"field {name} must be a card string or a list of cards, got {value!r}")
+        raise DealFormatError(f"field {name} must be a card string or a list of cards, got {quote(value)}")
     cards = []
     for token in tokens:
         try:
@@ -73,7 +73,7 @@ def _cards_field(value: Any, name: str, count: int, seen: dict[Card, str]) -> Ma
         except SkatddError as exc:
             raise type(exc)(f"field {name}: {exc}") from None
         if card in seen:
-            raise DuplicateCardError(f"card {token!r} in field {name} appears twice: also in {seen[card]}")
+            raise DuplicateCardError(f"card {quote(token)} in field {name} appears twice: also in {seen[card]}")
         seen[card] = f"field {name}"
         cards.append(card)
     if len(cards) != count:
@@ -91,7 +91,7 @@ def _from_json(text: str) -> BestInput:
     hands_value = obj.get("hands")
     if not isinstance(hands_value, list) or len(hands_value) != 3:
         raise DealFormatError(
-            f"field 'hands' must be a list of three ten-card hands (forehand, middlehand, rearhand), got {hands_value!r}"
+            f"field 'hands' must be a list of three ten-card hands (forehand, middlehand, rearhand), got {quote(hands_value)}"
         )
     if "played" in obj and obj["played"]:
         raise DealFormatError("field 'played' is not allowed: 'best' needs the hands and skat as dealt, before play")
@@ -106,7 +106,7 @@ def _from_json(text: str) -> BestInput:
             raise type(exc)(f"field 'declarer': {exc}") from None
     bid = obj.get("bid")
     if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int) or bid < MIN_BID):
-        raise DealFormatError(f"field 'bid' must be a bid of at least {MIN_BID}, got {bid!r}")
+        raise DealFormatError(f"field 'bid' must be a bid of at least {MIN_BID}, got {quote(bid)}")
     return BestInput(hands, skat, declarer, bid)
 
 
@@ -178,7 +178,7 @@ def _result(opt: Option) -> str:
     if opt.game.is_null:
         return "lost"
     assert opt.value is not None
-    reached = opt.value >= 61 and ("schneider" not in opt.announce or opt.value >= 90) and (
+    reached = opt.value >= WIN_POINTS and ("schneider" not in opt.announce or opt.value >= SCHNEIDER_POINTS) and (
         "schwarz" not in opt.announce or opt.schwarz == "declarer")
     return "overbid" if reached else "lost"
 

@@ -29,11 +29,11 @@ import click
 
 from ..cards import card_symbol, display_sorted, parse_cards, split_card_tokens
 from ..deal import GameSpec, load_deal
-from ..errors import IllegalPlayError, InvalidCardError, SkatddError
+from ..errors import IllegalPlayError, InvalidCardError, SkatddError, quote
 from ..iss import looks_like_iss
 from ..position import Position
 from ..report import line_lines, position_lines
-from ..rules import SEAT_NAMES, Game
+from ..rules import SCHNEIDERED_POINTS, SEAT_NAMES, Game
 from ..solve import MODES, SCHNEIDER, WIN, SolveResult, Solver
 from .common import GAME, SEAT, emit_json, json_option, tt_option
 
@@ -89,7 +89,7 @@ def apply_played(pos: Position, played: str) -> Position:
     except InvalidCardError as exc:
         raise InvalidCardError(f"--played: {exc}") from None
     for i, (token, card) in enumerate(zip(tokens, cards), start=1):
-        where = f"--played card {i} {token!r}"
+        where = f"--played card {i} {quote(token)}"
         if pos.is_over():
             why = "the null declarer has already taken a trick" if pos.game.is_null and pos.declarer_tricks else (
                 "every card has been played")
@@ -135,7 +135,7 @@ def _verdict(result: SolveResult, pos: Position) -> str:
     text += "the declarer wins" if result.declarer_wins else "the declarer loses"
     if result.value >= SCHNEIDER:
         text += ", the defenders are schneider"
-    elif result.value <= 30:
+    elif result.value <= SCHNEIDERED_POINTS:
         text += ", the declarer is schneider"
     return text
 
