@@ -118,7 +118,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .cards import (
     ACE, CARD_POINTS, DISPLAY_ORDER, TEN, Card, Mask, card_name, cards_of, display_sorted, points_of,
@@ -817,15 +817,15 @@ def best_contracts(
 
 def best_all_seats(
     hands: list[int], skat: int, *, bid: int | None = None, solver: Solver | None = None,
-    progress: Progress | None = None, all_lines: bool = False,
+    progress: Progress | None = None, all_lines: bool = False, seats: Sequence[int] = (0, 1, 2),
 ) -> list[SeatReport]:
-    """:func:`best_contracts` for seats 0, 1 and 2, sharing one solver; *progress* spans all three."""
+    """:func:`best_contracts` for each of *seats* (default all three), sharing one solver; *progress* spans them all."""
     solver = solver if solver is not None else Solver()
     reports = []
-    for seat in range(3):
-        def seat_progress(done: int, total: int, seat: int = seat) -> None:
+    for k, seat in enumerate(seats):
+        def seat_progress(done: int, total: int, k: int = k) -> None:
             if progress is not None:
-                progress(seat * total + done, 3 * total)
+                progress(k * total + done, len(seats) * total)
         reports.append(best_contracts(hands, skat, seat, bid=bid, solver=solver,
                                       progress=seat_progress if progress else None, all_lines=all_lines))
     return reports

@@ -68,3 +68,8 @@ def quote(token: object, limit: int = QUOTE_LIMIT) -> str:
     half = (limit - 10) // 2
     shown = f"{text[:half]}...{text[-half:]}"
     return (repr(shown) if isinstance(token, str) else shown) + f" ({len(text)} characters)"
+
+
+def with_context(exc: SkatddError, context: str) -> SkatddError:
+    """An error of *exc*'s class whose message puts *context* (a file, a field) in front: ``raise with_context(...)``."""
+    return type(exc)(f"{context}: {exc}")

@@ -245,6 +245,16 @@ class IssGame:
         masks = self._start_masks()
         return Position(declaration.game, declarer, masks[:3], masks[3], leader=0)
 
+    def check_plays(self) -> Position:
+        """Play every visible card through the rules and return the position after them.
+
+        Raises :class:`ISSFormatError` naming the card and its MV move when a
+        play is not held, illegal, out of turn or after the game was
+        decided, or a claim shows cards the declarer no longer holds.  A
+        trailing hidden play (``??``) is allowed where :func:`replay` allows it.
+        """
+        return _play_through(self)
+
     def final_position(self) -> Position:
         """The position after every recorded card play, each checked to be legal.
 
