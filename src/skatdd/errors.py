@@ -51,11 +51,12 @@ class ScoringError(SkatddError):
 QUOTE_LIMIT = 80
 
 
-def quote(token: object, limit: int = QUOTE_LIMIT) -> str:
+def quote(token: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str:
     """``repr`` of *token* for an error message, cut to about *limit* characters.
 
     A hostile input can be a megabyte of one "card"; the message names it by
     its start and end and says how long it was, so it stays one short line.
+    Non-strings (numbers) and *bare* strings are written without quotes.
 
     >>> quote("CJ")
     "'CJ'"
@@ -63,11 +64,12 @@ def quote(token: object, limit: int = QUOTE_LIMIT) -> str:
     "'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX...XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' (1000 characters)"
     """
     text = token if isinstance(token, str) else str(token)
+    plain = bare or not isinstance(token, str)
     if len(text) <= limit:
-        return repr(text) if isinstance(token, str) else text
+        return text if plain else repr(text)
     half = (limit - 10) // 2
     shown = f"{text[:half]}...{text[-half:]}"
-    return (repr(shown) if isinstance(token, str) else shown) + f" ({len(text)} characters)"
+    return (shown if plain else repr(shown)) + f" ({len(text)} characters)"
 
 
 def with_context(exc: SkatddError, context: str) -> SkatddError:

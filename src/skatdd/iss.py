@@ -194,7 +194,10 @@ class IssGame:
                 why = "the bidding ended with a penalty"
             else:
                 why = "the record holds no declaration"
-            raise ISSFormatError(f"no game was played in ISS record {self.id or '?'}: {why} (R[{self.result.raw}])")
+            raise ISSFormatError(
+                f"no game was played in ISS record {quote(self.id or '?', bare=True)}: {why} "
+                f"(R[{quote(self.result.raw, bare=True)}])"
+            )
         return self.declarer, self.declaration
 
     def _start_masks(self) -> list[Mask]:
@@ -208,7 +211,7 @@ class IssGame:
                     missing.append(f"the hand of seat {index}" + (" (declarer)" if index == declarer else ""))
         if missing:
             raise ISSFormatError(
-                f"ISS record {self.id or '?'} does not reveal {', '.join(missing)} at the first lead "
+                f"ISS record {quote(self.id or '?', bare=True)} does not reveal {', '.join(missing)} at the first lead "
                 "(cards hidden as '??', or no discard given); it cannot be replayed"
             )
         return [m for m in self._start if m is not None]
@@ -356,7 +359,7 @@ def _split_fields(text: str) -> dict[str, str]:
             head = re.match(r"[A-Za-z][A-Za-z0-9]*\[", rest)
             if head is not None:
                 raise ISSFormatError(
-                    f"field {head.group(0)[:-1]!r} is not closed with ']': the record is truncated or malformed"
+                    f"field {quote(head.group(0)[:-1])} is not closed with ']': the record is truncated or malformed"
                 )
             raise ISSFormatError(f"unexpected text {rest[:20]!r} in ISS record: expected KEY[value] or ';)'")
         key, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
@@ -509,7 +512,7 @@ class _MoveReader:
         for number, (who, move) in enumerate(self.pairs, start=1):
             if who not in ("w", "0", "1", "2"):
                 raise ISSFormatError(f"unknown player {quote(who)} at MV move {number}: expected w, 0, 1 or 2")
-            where = f"MV move {number} ('{who} {move}')"
+            where = f"MV move {number} ({quote(who + ' ' + move)})"
             if number == 1:
                 if who != "w":
                     raise ISSFormatError(f"{where}: expected the deal 'w CARD.CARD...' (32 cards) first")
@@ -796,7 +799,7 @@ def parse_iss(text: str) -> IssGame:
     """
     fields = _split_fields(text)
     if "GM" in fields and fields["GM"].strip().lower() != "skat":
-        raise ISSFormatError(f"GM[{fields['GM']}] is not a Skat record: expected GM[Skat]")
+        raise ISSFormatError(f"GM[{quote(fields['GM'], bare=True)}] is not a Skat record: expected GM[Skat]")
     if "MV" not in fields:
         raise ISSFormatError("ISS record has no MV[...] field with the moves")
     reader = _MoveReader(fields["MV"])
@@ -808,10 +811,10 @@ def parse_iss(text: str) -> IssGame:
         declarer = result.declarer
     if result.declarer is not None and reader.declarer is not None and result.declarer != reader.declarer:
         raise ISSFormatError(
-            f"R[{result.raw}] names declarer d:{result.declarer}, but seat {reader.declarer} declared in MV"
+            f"R[{quote(result.raw, bare=True)}] names declarer d:{result.declarer}, but seat {reader.declarer} declared in MV"
         )
     if (result.passed or result.outcome == "penalty" and result.declarer is None) and reader.declaration is not None:
-        raise ISSFormatError(f"R[{result.raw}] says no game was played, but MV declares one")
+        raise ISSFormatError(f"R[{quote(result.raw, bare=True)}] says no game was played, but MV declares one")
     if reader.declaration is not None and not reader.picked_up and reader.skat_answer is not None:
         raise ISSFormatError("the skat is shown to the declarer of a hand game")
 
@@ -1005,7 +1008,7 @@ def replay(game: IssGame) -> Replay:
         if awarded is None:
             done = position.declarer_tricks + position.defender_tricks
             raise ISSFormatError(
-                f"ISS record {game.id or '?'} stops after {done} of 10 tricks with no resignation, timeout "
+                f"ISS record {quote(game.id or '?', bare=True)} stops after {done} of 10 tricks with no resignation, timeout "
                 "or departure that settles the rest; its result cannot be replayed"
             )
         if awarded == "declarer" and not declaration.game.is_null:
@@ -1026,7 +1029,7 @@ def replay(game: IssGame) -> Replay:
             score = score_game(declaration, matadors=matadors, points=points, tricks=None if decided else tricks,
                                bid=game.bid)
     except SkatddError as exc:
-        raise ISSFormatError(f"ISS record {game.id or '?'}: the declared game cannot be scored: {exc}") from None
+        raise ISSFormatError(f"ISS record {quote(game.id or '?', bare=True)}: the declared game cannot be scored: {exc}") from None
     if declaration.game.is_null:
         schneider = schwarz = False
     elif decided:
