@@ -11,7 +11,8 @@ as ``analyse`` skips them.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .batch import BatchSummary, LineOutcome, run_lines
 from .best import Progress, SeatReport, best_all_seats

@@ -8,7 +8,8 @@ played is reported as skipped, not as an error.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .batch import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line_text
 from .errors import DealFormatError, SkatddError, quote

@@ -10,13 +10,20 @@ legal in turn), and :meth:`GameSpec.position` turns it into the
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from .cards import ALL_CARDS, Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, points_of, split_card_tokens
 from .errors import (
-    CardCountError, DealFormatError, DuplicateCardError, IllegalPlayError, InvalidCardError, InvalidSeatError,
-    quote, with_context,
+    CardCountError,
+    DealFormatError,
+    DuplicateCardError,
+    IllegalPlayError,
+    InvalidCardError,
+    InvalidSeatError,
+    quote,
+    with_context,
 )
 from .position import Position
 from .rules import SEAT_NAMES, Game, follow_group, group_mask, parse_game
@@ -120,7 +127,7 @@ class GameSpec:
         items = split_card_tokens(self.announce) if isinstance(self.announce, str) else self.announce
         announce = normalise_announce(items)
         if self.ouvert and "ouvert" not in announce:
-            announce = normalise_announce(announce + ["ouvert"])
+            announce = normalise_announce([*announce, "ouvert"])
         self.ouvert = bool(self.ouvert) or "ouvert" in announce
         self.announce = announce
 

@@ -17,9 +17,10 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
-from typing import IO, Iterable, Iterator
+from typing import IO
 
 from ..errors import DealFormatError, quote
 

@@ -10,7 +10,7 @@ shared with the JSON reader, so both name a card given twice by both places.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..cards import Card, Mask, card_name, format_cards, format_mask, mask_of, parse_card, split_card_tokens
 from ..errors import CardCountError, DealFormatError, DuplicateCardError, InvalidCardError, quote, with_context
@@ -91,9 +91,9 @@ def parse_deal_text(text: str) -> tuple[list[list[Card]], list[Card]]:
     ledger = CardLedger()
     parsed = [
         parse_tokens(split_card_tokens(group), f"the {name} group", ledger)
-        for name, group in zip(_GROUP_NAMES, groups)
+        for name, group in zip(_GROUP_NAMES, groups, strict=True)
     ]
-    for name, cards, want in zip(_GROUP_NAMES, parsed, (10, 10, 10, 2)):
+    for name, cards, want in zip(_GROUP_NAMES, parsed, (10, 10, 10, 2), strict=True):
         if len(cards) != want:
             raise CardCountError(
                 f"the {name} group has {len(cards)} card{'s' if len(cards) != 1 else ''} "
