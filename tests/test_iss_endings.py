@@ -102,3 +102,17 @@ def test_schneider_announced_does_not_end_early() -> None:
                   "d:0 loss v:-240 m:1 bidok p:7 t:1 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:-1 r:0")
     with pytest.raises(ISSFormatError, match="stops after 2 of 10 tricks"):
         replay(parse_iss(line))
+
+
+def test_a_json_game_stopped_at_the_lost_schwarz_is_scored() -> None:
+    # The grand hand schwarz of record 727 as a JSON deal: the same result as the server's.
+    from skatdd.analyse import analyse_spec
+    from skatdd.cards import format_cards
+    from skatdd.readers import position_from_json
+
+    record = parse_iss(GRAND_SCHWARZ)
+    obj = {"game": "grand", "declarer": 0, "hands": [format_cards(h) for h in record.hands],
+           "skat": format_cards(record.skat), "hand": True, "announce": ["schwarz"], "bid": 18,
+           "played": format_cards(card for _, card in record.plays)}
+    analysis = analyse_spec(position_from_json(obj), review=False)
+    assert analysis.result.complete and analysis.result.score == server_result(GRAND_SCHWARZ)["v"]

@@ -80,7 +80,9 @@ Results (``result``)
     deal is scored with :func:`skatdd.scoring.score_game` from its
     declaration (``hand``, ``announce``, ``bid``); points include the skat or
     discard (in null too, as ISS counts them).  A JSON game whose ``played``
-    stops before the end has ``declarer_wins`` and ``score`` ``None``.
+    stops before the end has ``declarer_wins`` and ``score`` ``None``, unless
+    the tricks taken already decided it (a null declarer's trick, the
+    defenders' trick against announced schwarz): then it is scored as lost.
 
 Contract review (``contract_review``)
     :func:`skatdd.best.best_contracts` for the declarer with the same twelve
@@ -688,15 +690,17 @@ def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, tt_mb: int = 1
     final = start.copy()
     for card in spec.played:
         final.play(card)
-    complete = final.is_over()
+    # Announced schwarz is lost with the defenders' first trick: the play may stop there, as on ISS.
+    decided = declaration.decided(final.declarer_tricks, final.defender_tricks) and not final.is_over()
+    complete = final.is_over() or decided
     points = final.declarer_points + points_of(spec.skat)
     scored = None
     if complete:
         if spec.game.is_null:
             scored = score_game(declaration, tricks=final.declarer_tricks, bid=spec.bid)
         else:
-            scored = score_game(declaration, matadors=matadors, points=points, tricks=final.declarer_tricks,
-                                bid=spec.bid)
+            scored = score_game(declaration, matadors=matadors, points=points,
+                                tricks=None if decided else final.declarer_tricks, bid=spec.bid)
     elif spec.game.is_null and spec.bid is not None:
         score_game(declaration, tricks=0, bid=spec.bid)  # a null below the bid cannot be declared
     stake_list = stakes(start, line, declaration=declaration, matadors=matadors, bid=spec.bid, solver=solver)
