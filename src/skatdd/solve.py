@@ -32,14 +32,10 @@ from typing import Any
 from . import _engine
 from .cards import Card, card_name, points_of
 from .position import Position
-from .rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
+from .rules import WIN_POINTS, Game
 
 MODES = ("value", "win", "all")
 
-#: Declarer thresholds worth their own fast query (the names of skatdd.rules, kept here for callers).
-WIN = WIN_POINTS
-SCHNEIDER = SCHNEIDER_POINTS
-DEFENDERS_OUT_OF_SCHNEIDER = OUT_OF_SCHNEIDER_POINTS
 
 
 @dataclass
@@ -176,7 +172,7 @@ class Solver:
                 return False
             self._load(pos, _engine.NULL_GAME)
             return not self.engine.at_least(1)
-        return self.reaches(pos, WIN)
+        return self.reaches(pos, WIN_POINTS)
 
     def card_values(self, pos: Position, *, exact: bool = True) -> dict[Card, CardValue]:
         """Value of every legal card of the player to move.
@@ -194,8 +190,8 @@ class Solver:
         self._load(pos, _engine.POINTS)
         if exact:
             qs = self.engine.card_values(exact=True)
-            return {c: CardValue(c, base + q, base + q >= WIN) for c, q in qs.items()}
-        reach = self.engine.card_values(exact=False, target=WIN - base)
+            return {c: CardValue(c, base + q, base + q >= WIN_POINTS) for c, q in qs.items()}
+        reach = self.engine.card_values(exact=False, target=WIN_POINTS - base)
         return {c: CardValue(c, None, bool(r)) for c, r in reach.items()}
 
     def line(self, pos: Position, *, value: int | None = None) -> list[Card]:
@@ -231,11 +227,11 @@ class Solver:
         elif mode == "win":
             base = self._base(pos)
             self._load(pos, _engine.POINTS)
-            wins = self.engine.at_least(WIN - base)
-            line = self.engine.line(WIN - base, exact=False)
+            wins = self.engine.at_least(WIN_POINTS - base)
+            line = self.engine.line(WIN_POINTS - base, exact=False)
         else:
             value = self.value(pos)
-            wins = value >= WIN
+            wins = value >= WIN_POINTS
             line = self.line(pos, value=value)
         cards = None
         if mode == "all":

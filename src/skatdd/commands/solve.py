@@ -32,8 +32,8 @@ from ..errors import InvalidCardError, SkatddError, quote
 from ..position import Position
 from ..readers import read_input
 from ..report import line_lines, position_lines
-from ..rules import SCHNEIDERED_POINTS, SEAT_NAMES, Game
-from ..solve import MODES, SCHNEIDER, WIN, SolveResult, Solver
+from ..rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
+from ..solve import MODES, SolveResult, Solver
 from ..spec import GameSpec, replay_cards
 from .common import GAME, SEAT, emit_json, json_option, tt_option
 
@@ -101,8 +101,8 @@ def _verdict(result: SolveResult, pos: Position) -> str:
         return "Result: the declarer loses: the defenders can force a trick on him"
     if result.value is None:
         if result.declarer_wins:
-            return f"Result: the declarer wins: he reaches {WIN} card points"
-        return f"Result: the declarer loses: he cannot reach {WIN} card points"
+            return f"Result: the declarer wins: he reaches {WIN_POINTS} card points"
+        return f"Result: the declarer loses: he cannot reach {WIN_POINTS} card points"
     parts = []
     if pos.declarer_points:
         parts.append(f"{pos.declarer_points} already won")
@@ -111,7 +111,7 @@ def _verdict(result: SolveResult, pos: Position) -> str:
     detail = f" ({', '.join(parts)})" if parts else ""
     text = f"Value: {result.value} card points for the declarer{detail}: "
     text += "the declarer wins" if result.declarer_wins else "the declarer loses"
-    if result.value >= SCHNEIDER:
+    if result.value >= SCHNEIDER_POINTS:
         text += ", the defenders are schneider"
     elif result.value <= SCHNEIDERED_POINTS:
         text += ", the declarer is schneider"
