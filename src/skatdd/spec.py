@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import ALL_CARDS, Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, points_of, split_card_tokens
 from .errors import (
@@ -27,14 +27,10 @@ from .errors import (
 )
 from .position import Position
 from .rules import SEAT_NAMES, Game, follow_group, group_mask, parse_game
-
-if TYPE_CHECKING:
-    from .scoring import Declaration
+from .scoring import ANNOUNCEMENTS, Declaration
 
 __all__ = ["ANNOUNCEMENTS", "GameSpec", "normalise_announce", "replay_cards"]
 
-#: Announcements a declaration may carry, in canonical order.
-ANNOUNCEMENTS = ("schneider", "schwarz", "ouvert")
 
 
 def normalise_announce(items: Iterable[Any], context: str = "announce") -> list[str]:
@@ -386,8 +382,6 @@ class GameSpec:
         Raises :class:`~skatdd.errors.ScoringError` for a declaration the
         rules forbid (schneider announced without hand, ...).
         """
-        from .scoring import Declaration
-
         return Declaration.from_options(self.game, hand=self.hand, announce=self.announce, ouvert=self.ouvert)
 
     # -- output ---------------------------------------------------------------
