@@ -8,10 +8,6 @@ the names the README documents: :func:`load_deal`, :class:`GameSpec`,
 from __future__ import annotations
 
 from .readers import format_deal_text, load_deal, parse_deal_text, position_from_json
-from .readers.files import read_source
 from .spec import ANNOUNCEMENTS, GameSpec
 
-__all__ = [
-    "ANNOUNCEMENTS", "GameSpec", "format_deal_text", "load_deal", "parse_deal_text", "position_from_json",
-    "read_source",
-]
+__all__ = ["ANNOUNCEMENTS", "GameSpec", "format_deal_text", "load_deal", "parse_deal_text", "position_from_json"]
