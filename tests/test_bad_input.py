@@ -226,3 +226,13 @@ def test_null_ouvert_without_skat_stops_at_once_on_ctrl_c() -> None:
     assert proc.returncode == 130 and out == ""
     assert err.strip() == "Interrupted."
     assert waited < 1.0, waited  # a generous bound on a loaded machine; it takes about 0.05 s
+
+
+@pytest.mark.parametrize("args", [["score", "--game", "G", "--matadors", "9" * 5000],
+                                  ["bench", "--deals", "9" * 5000],
+                                  ["solve", DEAL, "--game", "G", "--declarer", "0", "--mode", "v" * 5000]])
+def test_click_messages_quote_long_values_short(args: list[str]) -> None:
+    run = process(*args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    error = run.stderr.strip().splitlines()[-1]
+    assert error.startswith("Error: ") and "(5000 characters)" in error and len(error) < 300

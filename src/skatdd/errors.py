@@ -5,6 +5,9 @@ Every error skatdd raises for input it cannot accept is a subclass of
 offending token and say what was expected, so the CLI can print them as one
 line and exit with status 2.
 """
+from __future__ import annotations
+
+import re
 
 
 class SkatddError(ValueError):
@@ -70,6 +73,15 @@ def quote(token: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str
     half = (limit - 10) // 2
     shown = f"{text[:half]}...{text[-half:]}"
     return (shown if plain else repr(shown)) + f" ({len(text)} characters)"
+
+
+def shorten_quoted(message: str, limit: int = QUOTE_LIMIT) -> str:
+    """*message* with every quoted token longer than *limit* cut as :func:`quote` cuts it.
+
+    For messages skatdd does not write itself (Click's, for a 5000-digit
+    ``--bid``), so they stay one short line too.
+    """
+    return re.sub(f"'([^'\\s]{{{limit + 1},}})'", lambda match: quote(match.group(1), limit), message)
 
 
 def with_context(exc: SkatddError, context: str) -> SkatddError:
