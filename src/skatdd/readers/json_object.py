@@ -153,7 +153,7 @@ def deal_from_json(
     *declarer* the declarer.  Without a ``game`` or ``declarer`` from either
     side the result has no ``spec`` (``require_spec()`` names the missing
     field), but everything given is still validated, as a grand by forehand
-    would be.  ``dealt_hands`` are the hands when they are ten cards each
+    would be (a null without a skat).  ``dealt_hands`` are the hands when they are ten cards each
     with no ``played`` and no ``trick``.
 
     Raises :class:`DealFormatError` (malformed JSON, a field of the wrong
@@ -177,7 +177,8 @@ def deal_from_json(
     elif own_game is not None:
         the_game, the_ouvert = own_game
     else:
-        the_game, the_ouvert = Game.GRAND, False
+        # Checked as a grand, or as a null when there is no skat (only null may lack one).
+        the_game, the_ouvert = (Game.NULL if obj.get("skat") in (None, "", []) else Game.GRAND), False
         missing = DealFormatError(
             "field 'game' is missing: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert"
         )
