@@ -54,7 +54,10 @@ def read_source(arg: str) -> tuple[str, str | None]:
     if head.startswith(("{", "(;")):
         return arg, None
     if arg == "-":
-        return sys.stdin.read(), None
+        try:
+            return sys.stdin.read(), None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DealFormatError(f"cannot read standard input: {quote(str(exc))}") from None
     if arg and os.path.isfile(arg):
         try:
             with open(arg, encoding="utf-8-sig") as fh:
