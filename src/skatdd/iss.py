@@ -489,7 +489,7 @@ class _MoveReader:
             raise ISSFormatError("MV[] is empty: expected the deal 'w CARD.CARD...' first")
         if len(tokens) % 2:
             raise ISSFormatError(
-                f"MV ends with {tokens[-1]!r} alone: expected 'WHO MOVE' pairs (the record is truncated?)"
+                f"MV ends with {quote(tokens[-1])} alone: expected 'WHO MOVE' pairs (the record is truncated?)"
             )
         self.pairs = [(tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
         self.deal: list[Card | None] = []
@@ -1029,7 +1029,9 @@ def replay(game: IssGame) -> Replay:
             score = score_game(declaration, matadors=matadors, points=points, tricks=None if decided else tricks,
                                bid=game.bid)
     except SkatddError as exc:
-        raise ISSFormatError(f"ISS record {quote(game.id or '?', bare=True)}: the declared game cannot be scored: {exc}") from None
+        raise ISSFormatError(
+            f"ISS record {quote(game.id or '?', bare=True)}: the declared game cannot be scored: {exc}"
+        ) from None
     if declaration.game.is_null:
         schneider = schwarz = False
     elif decided:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import CARD_POINTS, Card, Mask, card_name, format_mask, points_of
-from .errors import DealFormatError, IllegalPlayError
+from .errors import DealFormatError, IllegalPlayError, quote
 from .rules import Game, legal_mask, trick_winner
 
 
@@ -82,7 +82,7 @@ class Position:
         runs out of cards at the same trick).
         """
         if self.declarer not in (0, 1, 2) or self.leader not in (0, 1, 2):
-            raise DealFormatError(f"declarer {self.declarer!r} and leader {self.leader!r} must be seats 0, 1 or 2")
+            raise DealFormatError(f"declarer {quote(self.declarer)} and leader {quote(self.leader)} must be seats 0, 1 or 2")
         if len(self.trick) > 2:
             raise DealFormatError(f"the current trick holds {len(self.trick)} cards: expected at most 2")
         seen = 0

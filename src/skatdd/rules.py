@@ -80,7 +80,8 @@ def parse_game(text: str | int | Game) -> tuple[Game, bool]:
     if key in _OUVERT_NAMES:
         return Game.NULL, True
     raise InvalidGameError(
-        f"unknown game {quote(str(text))}: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert (or G C S H D N NO)"
+        f"unknown game {quote(str(text))}: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert "
+        "(or G C S H D N NO)"
     )
 
 
