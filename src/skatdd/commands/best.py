@@ -194,7 +194,6 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
         assert games.text is not None
         found = parse_input(games.text, path=games.path)
         hands, skat = found.require_dealt()
-        one_seat = (declarer if declarer is not None else found.declarer) is not None
         solver = Solver(tt_mb=tt_mb)
         if sys.stderr.isatty():
             with click.progressbar(length=1000, label="Searching", file=sys.stderr, show_eta=True) as bar:
@@ -213,7 +212,7 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
             reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines)
 
     if as_json:
-        emit_json(best_record(found, reports, one_seat=one_seat))
+        emit_json(best_record(found, reports, one_seat=len(reports) == 1))
         return
     out = [_deal_line(hands, skat), ""]
     for r in reports:
