@@ -467,7 +467,7 @@ def test_cli_file_json_and_iss_inputs(tmp_path: Path) -> None:
                  ["forehand", "expected 10"], id="wrong-count"),
     pytest.param(["CJ SJ HJ DJ CA CT CK CQ C9 C8 / SA ST SK SQ S9 S8 S7 HA HT HK"], ["2 groups"], id="groups"),
     pytest.param(["nosuchfile.txt"], ["nosuchfile.txt"], id="not-a-file"),
-    pytest.param(['{"hands": ["CJ SJ", "CA", "C7"], "skat": "D7 D8"}'], ["hands[0]", "expected 10"], id="json-count"),
+    pytest.param(['{"hands": ["CJ SJ", "CA", "C7"], "skat": "D7 D8"}'], ["hands hold 2/1/1 cards"], id="json-count"),
     pytest.param(['{"hands": 3}'], ["hands"], id="json-hands"),
     pytest.param(['{"hands": [1, 2'], ["JSON"], id="json-syntax"),
     pytest.param([ISS_RECORD.replace("MV[w ", "MV[w ZZ.")], ["ZZ"], id="malformed-iss"),

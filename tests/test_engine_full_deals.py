@@ -25,7 +25,8 @@ from skatdd.cards import card_name, parse_card
 from skatdd.deal import position_from_json
 from skatdd.position import Position
 from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.solve import SCHNEIDER, WIN, SolveResult, Solver
+from skatdd.rules import SCHNEIDER_POINTS as SCHNEIDER, WIN_POINTS as WIN
+from skatdd.solve import SolveResult, Solver
 
 DATA = Path(__file__).parent / "data"
 

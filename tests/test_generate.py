@@ -12,7 +12,6 @@ from skatdd.cards import ALL_CARDS, CARD_POINTS, mask_of, parse_cards, points_of
 from skatdd.errors import CardCountError, DealFormatError
 from skatdd.generate import (
     evaluate_contract,
-    position_from_json,
     position_to_json,
     random_deal,
     random_position,
@@ -20,7 +19,7 @@ from skatdd.generate import (
     realistic_deals,
 )
 from skatdd.position import Position
-from skatdd.reference import check_position
+from skatdd.readers import position_from_json as spec_from_json
 from skatdd.rules import ALL_GAMES, JACKS, Game, trump_mask
 
 FIXTURE = Path(__file__).parent / "data" / "solved-deals.jsonl"
@@ -75,7 +74,7 @@ def test_random_position_shape(game: Game, tricks: int) -> None:
     rng = random.Random(tricks * 10 + int(game))
     for trick_cards in (0, 1, 2):
         pos = random_position(rng, game=game, tricks=tricks, trick_cards=trick_cards)
-        check_position(pos)
+        pos.validate()
         assert pos.game == game
         assert len(pos.trick) == trick_cards
         assert pos.hands[pos.to_move].bit_count() == tricks
@@ -144,6 +143,11 @@ def test_random_position_is_deterministic() -> None:
 # JSON
 # ---------------------------------------------------------------------------
 
+def position_from_json(obj: dict) -> Position:
+    """The position a JSON object describes, read as every command reads it."""
+    return spec_from_json(obj).position()
+
+
 def test_position_json_round_trip() -> None:
     rng = random.Random(12)
     for _ in range(60):
@@ -185,7 +189,7 @@ def test_position_from_json_errors() -> None:
         position_from_json({"game": "grand", "declarer": 0, "skat": "D7 D8"})
     with pytest.raises(DealFormatError):
         position_from_json({"game": "grand", "declarer": 0, "hands": ["CJ", "SJ"], "skat": "D7 D8"})
-    with pytest.raises(DealFormatError, match="seat"):
+    with pytest.raises(CardCountError, match="hands hold 2/1/1 cards"):
         position_from_json({"game": "grand", "declarer": 0, "hands": ["CJ SJ", "HJ", "DJ"], "skat": "D7 D8"})
 
 
@@ -201,7 +205,7 @@ def realistic() -> list[tuple[Position, dict]]:
 
 def test_realistic_deals_are_full_starting_deals(realistic: list[tuple[Position, dict]]) -> None:
     for pos, meta in realistic:
-        check_position(pos)
+        pos.validate()
         assert [h.bit_count() for h in pos.hands] == [10, 10, 10]
         assert pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.skat == ALL_CARDS
         assert (pos.leader, pos.trick, pos.declarer_points) == (0, [], 0)

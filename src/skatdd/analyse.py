@@ -80,7 +80,9 @@ Results (``result``)
     deal is scored with :func:`skatdd.scoring.score_game` from its
     declaration (``hand``, ``announce``, ``bid``); points include the skat or
     discard (in null too, as ISS counts them).  A JSON game whose ``played``
-    stops before the end has ``declarer_wins`` and ``score`` ``None``.
+    stops before the end has ``declarer_wins`` and ``score`` ``None``, unless
+    the tricks taken already decided it (a null declarer's trick, the
+    defenders' trick against announced schwarz): then it is scored as lost.
 
 Contract review (``contract_review``)
     :func:`skatdd.best.best_contracts` for the declarer with the same twelve
@@ -100,17 +102,19 @@ Files of many games
 from __future__ import annotations
 
 import functools
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, line_text, run_lines
+from .batch import BatchSummary, LineOutcome, run_lines
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
-from .deal import GameSpec, position_from_json
-from .errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
+from .readers import DealInput, parse_input
+from .game_lines import handle_line
+from .readers.files import strip_comments
+from .errors import DealFormatError, quote
 from .iss import IssGame, Replay, parse_iss, replay
+from .spec import GameSpec, replay_cards
 from .position import Position
 from .rules import Game, follow_group, group_mask, power
 from .scoring import Declaration, matadors as count_matadors, score_game
@@ -118,8 +122,8 @@ from .solve import Solver
 
 __all__ = [
     "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
-    "analyse_cards", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec", "analyse_text",
-    "first_decisive", "stakes",
+    "analyse_cards", "analyse_input", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec",
+    "analyse_text", "first_decisive", "stakes",
 ]
 
 #: What a decisive card can change, in order of importance.
@@ -469,6 +473,7 @@ def analyse_cards(start: Position, cards: Sequence[Card], *, solver: Solver | No
     index when a card is not held by the seat to move, does not follow suit,
     or comes after the end of the game.
     """
+    replay_cards(start.copy(), cards, where=lambda i, card: f"card {i + 1} {card_name(card)!r}")  # check first
     solver = solver if solver is not None else Solver(tt_mb=tt_mb)
     started = time.perf_counter()
     nodes0 = solver.nodes
@@ -479,17 +484,8 @@ def analyse_cards(start: Position, cards: Sequence[Card], *, solver: Solver | No
     values: list[int] = []
     plays: list[CardAnalysis] = []
     for index, card in enumerate(cards):
-        if pos.is_over():
-            why = "the null declarer has already taken a trick" if null and pos.declarer_tricks else (
-                "every card has been played")
-            raise IllegalPlayError(f"card {index + 1} {card_name(card)!r} comes after the end of the game: {why}")
         seat = pos.to_move
         declarer_moves = seat == pos.declarer
-        if not pos.legal_moves_mask() >> card & 1:
-            try:
-                pos.play(card)  # raises with the precise reason
-            except IllegalPlayError as exc:
-                raise IllegalPlayError(f"card {index + 1} {card_name(card)!r}: {exc}") from None
         trick = (30 - pos.cards_left - len(pos.trick)) // 3 + 1  # tricks completed before, plus one
         if null:
             before, after, best = walk.null_step(pos, value, card)
@@ -694,15 +690,17 @@ def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, tt_mb: int = 1
     final = start.copy()
     for card in spec.played:
         final.play(card)
-    complete = final.is_over()
+    # Announced schwarz is lost with the defenders' first trick: the play may stop there, as on ISS.
+    decided = declaration.decided(final.declarer_tricks, final.defender_tricks) and not final.is_over()
+    complete = final.is_over() or decided
     points = final.declarer_points + points_of(spec.skat)
     scored = None
     if complete:
         if spec.game.is_null:
             scored = score_game(declaration, tricks=final.declarer_tricks, bid=spec.bid)
         else:
-            scored = score_game(declaration, matadors=matadors, points=points, tricks=final.declarer_tricks,
-                                bid=spec.bid)
+            scored = score_game(declaration, matadors=matadors, points=points,
+                                tricks=None if decided else final.declarer_tricks, bid=spec.bid)
     elif spec.game.is_null and spec.bid is not None:
         score_game(declaration, tricks=0, bid=spec.bid)  # a null below the bid cannot be declared
     stake_list = stakes(start, line, declaration=declaration, matadors=matadors, bid=spec.bid, solver=solver)
@@ -728,6 +726,23 @@ def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, tt_mb: int = 1
     )
 
 
+def analyse_input(found: DealInput, *, solver: Solver | None = None, tt_mb: int = 128,
+                  review: bool = True) -> GameAnalysis:
+    """Analyse one game as a reader returned it (:func:`skatdd.readers.parse_input`): an ISS record or JSON deal.
+
+    Raises :class:`~skatdd.errors.DealFormatError` for deal text (it holds
+    no play) and the errors of :func:`analyse_iss` / :func:`analyse_spec`.
+    """
+    if found.record is not None:
+        return analyse_iss(found.record, solver=solver, review=review, tt_mb=tt_mb)
+    if found.kind == "json":
+        return analyse_spec(found.require_spec(), solver=solver, review=review, tt_mb=tt_mb)
+    raise DealFormatError(
+        "deal text is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
+        "or a JSON deal object with 'played'"
+    )
+
+
 def analyse_text(text: str, *, solver: Solver | None = None, tt_mb: int = 128, review: bool = True) -> GameAnalysis:
     """Analyse one game given as text: an ISS record (``(;`` first) or a JSON deal object (``{`` first).
 
@@ -735,70 +750,25 @@ def analyse_text(text: str, *, solver: Solver | None = None, tt_mb: int = 128, r
     :class:`~skatdd.errors.SkatddError` subclass for bad input, and
     :class:`~skatdd.errors.DealFormatError` for text that is neither form.
     """
-    body = "\n".join(ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
-    body = body.strip().lstrip("\ufeff")
-    if body.startswith("(;"):
-        records = [ln for ln in body.splitlines() if ln.lstrip().startswith("(;")]
-        if len(records) > 1:
-            raise ISSFormatError(f"the input holds {len(records)} ISS records: expected one")
-        return analyse_iss(body, solver=solver, review=review, tt_mb=tt_mb)
-    if body.startswith("{"):
-        return analyse_spec(position_from_json(body), solver=solver, review=review, tt_mb=tt_mb)
-    shown = body[:40] + ("..." if len(body) > 40 else "")
-    raise DealFormatError(
-        f"{shown!r} is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
-        "or a JSON deal object with 'played'"
-    )
+    body = strip_comments(text).strip().lstrip("\ufeff")
+    if not body.startswith(("(;", "{")):
+        raise DealFormatError(
+            f"{quote(body)} is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
+            "or a JSON deal object with 'played'"
+        )
+    return analyse_input(parse_input(body), solver=solver, review=review, tt_mb=tt_mb)
 
 
 # --------------------------------------------------------------------------- many games
 
 
-def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
-    return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
-
-
-def _ident(text: str) -> Any:
-    """The ``id`` of a line before it is analysed, for error records (best effort, never raises)."""
-    try:
-        if text.startswith("(;"):
-            _, sep, rest = text.partition("ID[")
-            return (rest.partition("]")[0] or None) if sep else None
-        obj = json.loads(text)
-        return obj.get("id") if isinstance(obj, dict) else None
-    except (ValueError, RecursionError):
-        return None
-
-
 def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
-    The record is :meth:`GameAnalysis.to_json` for an analysed game,
-    ``{"line", "id", "skipped"}`` (kind ``ok``) for an ISS record in which no
-    game was played, ``{"line", "id", "error"}`` of kind ``input`` for bad
-    input and of kind ``internal`` for anything else (a bug).
+    The record is :meth:`GameAnalysis.to_json` for an analysed game, and
+    otherwise as :func:`skatdd.game_lines.handle_line` describes.
     """
-    ident: Any = None
-    try:
-        text = line_text(raw)
-        text = text.strip().lstrip("\ufeff")
-        ident = _ident(text)
-        if text.startswith("(;"):
-            record = parse_iss(text)
-            ident = record.id
-            if record.declaration is None:
-                try:
-                    record.start_position()  # raises the "no game was played" message
-                except ISSFormatError as exc:
-                    return LineOutcome(line, {"line": line, "id": ident, "skipped": " ".join(str(exc).split())})
-            analysis = analyse_iss(record, solver=solver, review=review)
-        else:
-            analysis = analyse_text(text, solver=solver, review=review)
-    except SkatddError as exc:
-        return _error(line, ident, str(exc), INPUT_ERROR)
-    except Exception as exc:  # a bug must not cost the other lines their results
-        return _error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
-    return LineOutcome(line, analysis.to_json())
+    return handle_line(line, raw, lambda found: analyse_input(found, solver=solver, review=review).to_json())
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,

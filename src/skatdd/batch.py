@@ -1,7 +1,7 @@
 """Solving many positions: the engine behind ``skatdd batch`` (interface.md).
 
 Input is JSON lines, one position object per line (the fields of
-interface.md, read by :func:`skatdd.deal.position_from_json`); blank lines
+interface.md, read by :func:`skatdd.readers.position_from_json`); blank lines
 are skipped but keep the line numbering.  Every other line produces exactly
 one output record, in input order:
 
@@ -26,7 +26,6 @@ every record already handed out stays written.
 from __future__ import annotations
 
 import functools
-import json
 import multiprocessing
 import os
 import signal
@@ -38,7 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Iterator
 
-from .deal import position_from_json
+from .readers.json_object import load_json, position_from_json
 from .errors import DealFormatError, SkatddError
 from .solve import MODES, Solver
 
@@ -136,11 +135,7 @@ def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOu
     ident: Any = None
     try:
         text = line_text(raw)
-        text = text.lstrip("\ufeff")
-        try:
-            obj = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            return _error(line, None, f"malformed JSON: {exc}", INPUT_ERROR)
+        obj = load_json(text.lstrip("\ufeff"))
         if isinstance(obj, dict):
             ident = obj.get("id")
         spec = position_from_json(obj)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .position import Position
-from .rules import ALL_GAMES, Game
+from .rules import ALL_GAMES, WIN_POINTS, Game
 from .solve import Solver
 
 __all__ = ["DealTiming", "GameStats", "BenchReport", "percentile", "time_solve", "time_card_values",
@@ -247,7 +247,7 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     nodes = solver.nodes
     if value is not None:
-        wins = value >= 61
+        wins = value >= WIN_POINTS
     return seconds, cpu, nodes, value, bool(wins)
 
 

@@ -118,14 +118,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .cards import (
     ACE, CARD_POINTS, DISPLAY_ORDER, TEN, Card, Mask, card_name, cards_of, display_sorted, points_of,
 )
-from .errors import CardCountError, DuplicateCardError, InvalidSeatError
+from .errors import CardCountError, DuplicateCardError, InvalidSeatError, quote
 from .position import Position
-from .rules import Game, follow_group, power, suit_mask, trump_mask
+from .rules import (
+    OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, follow_group, power, suit_mask,
+    trump_mask,
+)
 from .scoring import Declaration, Score, matadors as count_matadors, null_value, score_game
 from .solve import Solver
 
@@ -267,7 +270,7 @@ class SeatReport:
 # Band indices, low to high.
 NO_TRICK, SCHNEIDERED, LOST, WON, SCHNEIDER, ALL_TRICKS = range(6)
 # Lowest value of each points band (NO_TRICK and ALL_TRICKS are about tricks).
-_BAND_FLOOR = {SCHNEIDERED: 0, LOST: 31, WON: 61, SCHNEIDER: 90}
+_BAND_FLOOR = {SCHNEIDERED: 0, LOST: OUT_OF_SCHNEIDER_POINTS, WON: WIN_POINTS, SCHNEIDER: SCHNEIDER_POINTS}
 
 
 def _band(value: int, takes_all: bool, trickless: bool) -> int:
@@ -276,11 +279,11 @@ def _band(value: int, takes_all: bool, trickless: bool) -> int:
         return ALL_TRICKS
     if trickless:
         return NO_TRICK
-    if value >= 90:
+    if value >= SCHNEIDER_POINTS:
         return SCHNEIDER
-    if value >= 61:
+    if value >= WIN_POINTS:
         return WON
-    if value >= 31:
+    if value >= OUT_OF_SCHNEIDER_POINTS:
         return LOST
     return SCHNEIDERED
 
@@ -295,8 +298,8 @@ class _Bands:
 
     def __init__(self, game: Game, matadors: int, bid: int | None) -> None:
         decl = Declaration(game)
-        samples = {NO_TRICK: (0, 0), SCHNEIDERED: (30, None), LOST: (60, None),
-                   WON: (61, None), SCHNEIDER: (90, None), ALL_TRICKS: (120, 10)}
+        samples = {NO_TRICK: (0, 0), SCHNEIDERED: (SCHNEIDERED_POINTS, None), LOST: (WIN_POINTS - 1, None),
+                   WON: (WIN_POINTS, None), SCHNEIDER: (SCHNEIDER_POINTS, None), ALL_TRICKS: (120, 10)}
         self.score = [score_game(decl, matadors=matadors, points=p, tricks=t, bid=bid).score
                       for p, t in (samples[b] for b in range(6))]
         # The whole search relies on this: a higher band never scores less.
@@ -559,7 +562,7 @@ class _Seat:
     def _hand_option(self, game: Game, m: int, value: int, takes_all: bool, trickless: bool) -> Option:
         """The hand option with the safe announcement set that scores highest."""
         candidates = [Declaration(game, hand=True)]
-        if value >= 90:
+        if value >= SCHNEIDER_POINTS:
             candidates.append(Declaration(game, hand=True, schneider=True))
         if takes_all:
             candidates.append(Declaration(game, hand=True, schwarz=True))
@@ -760,13 +763,13 @@ class _PickedUp:
 
 def _check_deal(hands: list[int], skat: int, declarer: int) -> None:
     if isinstance(declarer, bool) or not isinstance(declarer, int) or not 0 <= declarer <= 2:
-        raise InvalidSeatError(f"unknown seat {declarer!r}: expected 0, 1 or 2")
+        raise InvalidSeatError(f"unknown seat {quote(declarer)}: expected 0, 1 or 2")
     if len(hands) != 3:
         raise CardCountError(f"a deal has three hands, got {len(hands)}")
     seen = 0
     for name, mask, want in [(f"hand {i}", h, 10) for i, h in enumerate(hands)] + [("skat", skat, 2)]:
         if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= _ALL:
-            raise CardCountError(f"{name} must be a 32-bit card mask, got {mask!r}")
+            raise CardCountError(f"{name} must be a 32-bit card mask, got {quote(mask)}")
         if mask.bit_count() != want:
             raise CardCountError(f"{name} has {mask.bit_count()} cards: expected {want}")
         if seen & mask:
@@ -800,7 +803,7 @@ def best_contracts(
     """
     _check_deal(hands, skat, declarer)
     if bid is not None:
-        score_game(Declaration(Game.GRAND), matadors=1, points=61, bid=bid)  # validates the bid
+        score_game(Declaration(Game.GRAND), matadors=1, points=WIN_POINTS, bid=bid)  # validates the bid
     start = time.perf_counter()
     solver = solver if solver is not None else Solver()
     nodes0 = solver.nodes
@@ -814,15 +817,15 @@ def best_contracts(
 
 def best_all_seats(
     hands: list[int], skat: int, *, bid: int | None = None, solver: Solver | None = None,
-    progress: Progress | None = None, all_lines: bool = False,
+    progress: Progress | None = None, all_lines: bool = False, seats: Sequence[int] = (0, 1, 2),
 ) -> list[SeatReport]:
-    """:func:`best_contracts` for seats 0, 1 and 2, sharing one solver; *progress* spans all three."""
+    """:func:`best_contracts` for each of *seats* (default all three), sharing one solver; *progress* spans them all."""
     solver = solver if solver is not None else Solver()
     reports = []
-    for seat in range(3):
-        def seat_progress(done: int, total: int, seat: int = seat) -> None:
+    for k, seat in enumerate(seats):
+        def seat_progress(done: int, total: int, k: int = k) -> None:
             if progress is not None:
-                progress(seat * total + done, 3 * total)
+                progress(k * total + done, len(seats) * total)
         reports.append(best_contracts(hands, skat, seat, bid=bid, solver=solver,
                                       progress=seat_progress if progress else None, all_lines=all_lines))
     return reports

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from .errors import CardCountError, DuplicateCardError, InvalidCardError
+from .errors import CardCountError, DuplicateCardError, InvalidCardError, quote
 
 Card = int
 Mask = int
@@ -101,7 +101,7 @@ def parse_card(token: str) -> Card:
             rank = "T"
     if suit is None or len(suit) != 1 or suit not in SUIT_LETTERS or len(rank) != 1 or rank not in RANK_LETTERS:
         raise InvalidCardError(
-            f"unknown card {token!r}: expected a suit C S H D (or ♣ ♠ ♥ ♦) and a rank 7 8 9 T/10 J Q K A, like 'CJ' or 'H10'"
+            f"unknown card {quote(token)}: expected a suit C S H D (or ♣ ♠ ♥ ♦) and a rank 7 8 9 T/10 J Q K A, like 'CJ' or 'H10'"
         )
     return SUIT_LETTERS.index(suit) * 8 + RANK_LETTERS.index(rank)
 
@@ -126,11 +126,11 @@ def parse_cards(text: str | Iterable[str], *, count: int | None = None, what: st
     for token in tokens:
         card = parse_card(token)
         if seen >> card & 1:
-            raise DuplicateCardError(f"card {token!r} appears twice in {what}")
+            raise DuplicateCardError(f"card {quote(token)} appears twice in {what}")
         seen |= 1 << card
         cards.append(card)
     if count is not None and len(cards) != count:
-        raise CardCountError(f"{what} has {len(cards)} cards {format_cards(cards)!r}: expected {count}")
+        raise CardCountError(f"{what} has {len(cards)} cards {quote(format_cards(cards))}: expected {count}")
     return cards
 
 
@@ -203,7 +203,7 @@ class CardSet:
             mask = 0
             for c in cards:
                 if not isinstance(c, int) or not 0 <= c < 32:
-                    raise InvalidCardError(f"unknown card {c!r}: expected an int 0..31")
+                    raise InvalidCardError(f"unknown card {quote(c)}: expected an int 0..31")
                 mask |= 1 << c
         object.__setattr__(self, "mask", mask)
 

@@ -8,11 +8,12 @@ failures that are not the input's fault.
 """
 from __future__ import annotations
 
+import io
 import sys
 
 import click
 
-from .errors import SkatddError
+from .errors import SkatddError, shorten_quoted
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,7 +40,9 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Aborted.", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        exc.show()
+        shown = io.StringIO()
+        exc.show(file=shown)
+        sys.stderr.write(shorten_quoted(shown.getvalue()))
         sys.exit(exc.exit_code)
     except SkatddError as exc:
         click.echo(f"Error: {exc}", err=True)

@@ -5,6 +5,9 @@ Every error skatdd raises for input it cannot accept is a subclass of
 offending token and say what was expected, so the CLI can print them as one
 line and exit with status 2.
 """
+from __future__ import annotations
+
+import re
 
 
 class SkatddError(ValueError):
@@ -45,3 +48,42 @@ class ISSFormatError(SkatddError):
 
 class ScoringError(SkatddError):
     """A declaration cannot be scored (schneider announced without hand, null below the bid...)."""
+
+
+#: Longest piece of an offending token an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def quote(token: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str:
+    """``repr`` of *token* for an error message, cut to about *limit* characters.
+
+    A hostile input can be a megabyte of one "card"; the message names it by
+    its start and end and says how long it was, so it stays one short line.
+    Non-strings (numbers) and *bare* strings are written without quotes.
+
+    >>> quote("CJ")
+    "'CJ'"
+    >>> quote("X" * 1000)
+    "'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX...XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' (1000 characters)"
+    """
+    text = token if isinstance(token, str) else str(token)
+    plain = bare or not isinstance(token, str)
+    if len(text) <= limit:
+        return text if plain else repr(text)
+    half = (limit - 10) // 2
+    shown = f"{text[:half]}...{text[-half:]}"
+    return (shown if plain else repr(shown)) + f" ({len(text)} characters)"
+
+
+def shorten_quoted(message: str, limit: int = QUOTE_LIMIT) -> str:
+    """*message* with every quoted token longer than *limit* cut as :func:`quote` cuts it.
+
+    For messages skatdd does not write itself (Click's, for a 5000-digit
+    ``--bid``), so they stay one short line too.
+    """
+    return re.sub(f"'([^'\\s]{{{limit + 1},}})'", lambda match: quote(match.group(1), limit), message)
+
+
+def with_context(exc: SkatddError, context: str) -> SkatddError:
+    """An error of *exc*'s class whose message puts *context* (a file, a field) in front: ``raise with_context(...)``."""
+    return type(exc)(f"{context}: {exc}")

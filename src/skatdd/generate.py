@@ -7,8 +7,8 @@
   declarer and contract are what a sensible player would pick, judged by
   simple hand-evaluation heuristics (documented at :func:`evaluate_contract`),
   for benchmarks that should look like real games.
-* :func:`position_to_json` / :func:`position_from_json`: the JSON position
-  object of interface.md.
+* :func:`position_to_json`: the JSON position object (read back by
+  :func:`skatdd.readers.position_from_json`, like every other JSON input).
 
 Every function takes its randomness from the ``random.Random`` it is given
 (or a seed), so results are reproducible.
@@ -22,11 +22,10 @@ from typing import Any
 
 from .cards import (
     ACE, CJ, DJ, EIGHT, HJ, JACK, KING, NINE, QUEEN, SEVEN, SJ, SUIT_LETTERS, TEN, Mask, cards_of, format_cards,
-    format_mask, mask_of, parse_cards, points_of,
+    format_mask, mask_of, points_of,
 )
-from .errors import CardCountError, DealFormatError
+from .errors import CardCountError
 from .position import Position
-from .reference import check_position
 from .rules import ALL_GAMES, JACKS, Game, parse_game, parse_seat, suit_mask, trick_winner, trump_mask
 
 __all__ = [
@@ -37,7 +36,6 @@ __all__ = [
     "evaluate_contract",
     "ContractEvaluation",
     "position_to_json",
-    "position_from_json",
 ]
 
 
@@ -459,7 +457,7 @@ def position_to_json(pos: Position) -> dict[str, Any]:
     Fields: ``game`` (label), ``declarer``, ``hands`` (three card strings,
     display order), ``skat``, ``leader``, ``trick`` (card string, leader
     first, ``""`` when empty), ``declarer_points``, ``declarer_tricks``,
-    ``defender_tricks``.  :func:`position_from_json` reads it back.
+    ``defender_tricks``.  ``skatdd.readers.position_from_json(obj).position()`` reads it back.
     """
     return {
         "game": pos.game.label,
@@ -472,51 +470,3 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "declarer_tricks": pos.declarer_tricks,
         "defender_tricks": pos.defender_tricks,
     }
-
-
-def position_from_json(obj: dict[str, Any]) -> Position:
-    """Read a JSON position object (interface.md) into a :class:`Position`.
-
-    Accepts card groups as strings or lists of card tokens.  With ``played``
-    the hands are the ten-card hands at the start and every played card is
-    replayed from forehand's lead (``leader``, ``trick`` and the score
-    fields must then be absent); otherwise ``leader``, ``trick``,
-    ``declarer_points`` and the trick counts are taken as given (defaults
-    0 / empty).  Extra fields are ignored.
-
-    Raises :class:`DealFormatError` (missing or malformed fields, a hand
-    size that does not fit the trick), or the card/game/seat parse errors,
-    or :class:`~skatdd.errors.IllegalPlayError` for an illegal ``played``.
-    """
-    try:
-        game = parse_game(obj["game"])[0]
-        declarer = parse_seat(obj["declarer"])
-        raw_hands = obj["hands"]
-        raw_skat = obj.get("skat", "")
-    except KeyError as exc:
-        raise DealFormatError(f"position is missing the field {exc.args[0]!r}") from None
-    if not isinstance(raw_hands, list) or len(raw_hands) != 3:
-        raise DealFormatError(f"'hands' must be a list of three card groups, got {raw_hands!r}")
-    hands = [mask_of(parse_cards(h, what=f"hand of seat {i}")) for i, h in enumerate(raw_hands)]
-    skat = mask_of(parse_cards(raw_skat, what="skat"))
-    if "played" in obj:
-        if any(k in obj for k in ("trick", "declarer_points", "declarer_tricks", "defender_tricks")):
-            raise DealFormatError("a position with 'played' must not also give 'trick' or scores")
-        pos = Position(game, declarer, hands, skat, leader=0)
-        check_position(pos)
-        for card in parse_cards(obj["played"], what="played"):
-            pos.play(card)
-        return Position(
-            game, declarer, list(pos.hands), pos.skat, pos.leader, list(pos.trick),
-            pos.declarer_points, pos.declarer_tricks, pos.defender_tricks,
-        )
-    pos = Position(
-        game, declarer, hands, skat,
-        leader=parse_seat(obj.get("leader", 0)),
-        trick=parse_cards(obj.get("trick", ""), what="current trick"),
-        declarer_points=int(obj.get("declarer_points", 0)),
-        declarer_tricks=int(obj.get("declarer_tricks", 0)),
-        defender_tricks=int(obj.get("defender_tricks", 0)),
-    )
-    check_position(pos)
-    return pos

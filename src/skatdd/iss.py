@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .cards import ALL_CARDS, CARD_NAMES, Card, Mask, card_name, cards_of, format_cards, mask_of, points_of
-from .errors import ISSFormatError, IllegalPlayError, SkatddError
+from .errors import ISSFormatError, IllegalPlayError, SkatddError, quote
 from .position import Position
-from .rules import Game
+from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, Game
 from .scoring import Declaration, Score, matadors as count_matadors, score_game
 
 __all__ = [
@@ -194,7 +194,10 @@ class IssGame:
                 why = "the bidding ended with a penalty"
             else:
                 why = "the record holds no declaration"
-            raise ISSFormatError(f"no game was played in ISS record {self.id or '?'}: {why} (R[{self.result.raw}])")
+            raise ISSFormatError(
+                f"no game was played in ISS record {quote(self.id or '?', bare=True)}: {why} "
+                f"(R[{quote(self.result.raw, bare=True)}])"
+            )
         return self.declarer, self.declaration
 
     def _start_masks(self) -> list[Mask]:
@@ -208,7 +211,7 @@ class IssGame:
                     missing.append(f"the hand of seat {index}" + (" (declarer)" if index == declarer else ""))
         if missing:
             raise ISSFormatError(
-                f"ISS record {self.id or '?'} does not reveal {', '.join(missing)} at the first lead "
+                f"ISS record {quote(self.id or '?', bare=True)} does not reveal {', '.join(missing)} at the first lead "
                 "(cards hidden as '??', or no discard given); it cannot be replayed"
             )
         return [m for m in self._start if m is not None]
@@ -245,6 +248,16 @@ class IssGame:
         masks = self._start_masks()
         return Position(declaration.game, declarer, masks[:3], masks[3], leader=0)
 
+    def check_plays(self) -> Position:
+        """Play every visible card through the rules and return the position after them.
+
+        Raises :class:`ISSFormatError` naming the card and its MV move when a
+        play is not held, illegal, out of turn or after the game was
+        decided, or a claim shows cards the declarer no longer holds.  A
+        trailing hidden play (``??``) is allowed where :func:`replay` allows it.
+        """
+        return _play_through(self)
+
     def final_position(self) -> Position:
         """The position after every recorded card play, each checked to be legal.
 
@@ -270,7 +283,11 @@ class Replay:
             discard (ISS counts them in null too), with whatever an early
             ending gave.
         declarer_tricks: tricks the declarer took, with whatever an early ending gave.
-        complete: all ten tricks were played, or a null declarer took a trick.
+        complete: all ten tricks were played, or the tricks taken decided the
+            game before that (:meth:`~skatdd.scoring.Declaration.decided`: a
+            null declarer took a trick, or the defenders took one against
+            announced schwarz); then ``declarer_points`` and ``declarer_tricks``
+            are what was taken.
         declarer_wins: the declarer won the game as scored (an overbid game is lost).
         matadors: "with" (positive) or "without" (negative) for suit and grand, 0 for null.
         score: :func:`skatdd.scoring.score_game` with the record's bid, overbid included.
@@ -342,27 +359,30 @@ def _split_fields(text: str) -> dict[str, str]:
             head = re.match(r"[A-Za-z][A-Za-z0-9]*\[", rest)
             if head is not None:
                 raise ISSFormatError(
-                    f"field {head.group(0)[:-1]!r} is not closed with ']': the record is truncated or malformed"
+                    f"field {quote(head.group(0)[:-1])} is not closed with ']': the record is truncated or malformed"
                 )
             raise ISSFormatError(f"unexpected text {rest[:20]!r} in ISS record: expected KEY[value] or ';)'")
         key, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
         if key in fields:
-            raise ISSFormatError(f"field {key!r} appears twice in ISS record")
+            raise ISSFormatError(f"field {quote(key)} appears twice in ISS record")
         fields[key] = value
         pos = match.end()
     return fields
 
 
+#: An integer as ISS writes one: ASCII digits, at most 9 of them (scores, points, bids are far smaller).
+_INTEGER_RE = re.compile(r"-?[0-9]{1,9}", re.ASCII)
+
+
 def _parse_int(token: str, text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ISSFormatError(f"bad result token {token!r}: {what} must be an integer") from None
+    if _INTEGER_RE.fullmatch(text) is None:
+        raise ISSFormatError(f"bad result token {quote(token)}: {what} must be an integer of at most 9 digits")
+    return int(text)
 
 
 def _parse_flag(token: str, text: str) -> bool:
     if text not in ("0", "1"):
-        raise ISSFormatError(f"bad result token {token!r}: expected 0 or 1")
+        raise ISSFormatError(f"bad result token {quote(token)}: expected 0 or 1")
     return text == "1"
 
 
@@ -381,12 +401,12 @@ def _parse_result(raw: str) -> IssResult:
         elif not colon:
             continue  # an unknown word: newer server versions may add some
         elif key == "d":
-            match = re.fullmatch(r"(-?\d+)(win|loss|penalty)?", value)
+            match = re.fullmatch(r"(-?[0-9])(win|loss|penalty)?", value, re.ASCII)
             if match is None:
-                raise ISSFormatError(f"bad result token {token!r}: expected d:SEAT with SEAT -1, 0, 1 or 2")
+                raise ISSFormatError(f"bad result token {quote(token)}: expected d:SEAT with SEAT -1, 0, 1 or 2")
             seat = int(match.group(1))
             if seat not in (-1, 0, 1, 2):
-                raise ISSFormatError(f"bad result token {token!r}: declarer seat must be -1, 0, 1 or 2")
+                raise ISSFormatError(f"bad result token {quote(token)}: declarer seat must be -1, 0, 1 or 2")
             result.declarer = None if seat < 0 else seat
             if match.group(2):
                 result.outcome = match.group(2)
@@ -409,7 +429,7 @@ def _parse_result(raw: str) -> IssResult:
         elif key in ("l", "to"):
             seat = _parse_int(token, value, "the seat")
             if seat not in (-1, 0, 1, 2):
-                raise ISSFormatError(f"bad result token {token!r}: seat must be -1, 0, 1 or 2")
+                raise ISSFormatError(f"bad result token {quote(token)}: seat must be -1, 0, 1 or 2")
             if key == "l":
                 result.left = None if seat < 0 else seat
             else:
@@ -432,7 +452,7 @@ def _card(token: str, where: str) -> Card | None:
         return None
     card = _CARD_CODES.get(token)
     if card is None:
-        raise ISSFormatError(f"unknown card {token!r} in {where}: {_EXPECTED_CARD}")
+        raise ISSFormatError(f"unknown card {quote(token)} in {where}: {_EXPECTED_CARD}")
     return card
 
 
@@ -444,10 +464,15 @@ def _card_list(text: str, where: str) -> list[Card | None]:
         card = _card(token, where)
         if card is not None:
             if seen >> card & 1:
-                raise ISSFormatError(f"card {token!r} appears twice in {where}")
+                raise ISSFormatError(f"card {quote(token)} appears twice in {where}")
             seen |= 1 << card
         out.append(card)
     return out
+
+
+def _is_bid(move: str) -> bool:
+    """A bid move: ASCII digits only (``'²'.isdigit()`` is true, but no bid)."""
+    return move.isascii() and move.isdigit()
 
 
 def _is_card_list(move: str) -> bool:
@@ -464,7 +489,7 @@ class _MoveReader:
             raise ISSFormatError("MV[] is empty: expected the deal 'w CARD.CARD...' first")
         if len(tokens) % 2:
             raise ISSFormatError(
-                f"MV ends with {tokens[-1]!r} alone: expected 'WHO MOVE' pairs (the record is truncated?)"
+                f"MV ends with {quote(tokens[-1])} alone: expected 'WHO MOVE' pairs (the record is truncated?)"
             )
         self.pairs = [(tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
         self.deal: list[Card | None] = []
@@ -486,8 +511,8 @@ class _MoveReader:
     def read(self) -> None:
         for number, (who, move) in enumerate(self.pairs, start=1):
             if who not in ("w", "0", "1", "2"):
-                raise ISSFormatError(f"unknown player {who!r} at MV move {number}: expected w, 0, 1 or 2")
-            where = f"MV move {number} ('{who} {move}')"
+                raise ISSFormatError(f"unknown player {quote(who)} at MV move {number}: expected w, 0, 1 or 2")
+            where = f"MV move {number} ({quote(who + ' ' + move)})"
             if number == 1:
                 if who != "w":
                     raise ISSFormatError(f"{where}: expected the deal 'w CARD.CARD...' (32 cards) first")
@@ -503,7 +528,7 @@ class _MoveReader:
         # Archive records join all 32 cards with '.'; the live protocol separates the hands with '|'.
         cards = _card_list(move.replace("|", "."), "the deal at MV move 1")
         if len(cards) != 32:
-            raise ISSFormatError(f"the deal {move!r} at MV move 1 has {len(cards)} cards: expected 32 (10+10+10+2)")
+            raise ISSFormatError(f"the deal {quote(move)} at MV move 1 has {len(cards)} cards: expected 32 (10+10+10+2)")
         self.deal = cards
 
     def _read_server(self, move: str, number: int, where: str) -> None:
@@ -511,36 +536,38 @@ class _MoveReader:
         if event is not None:
             self.events.append(IssEvent(event.group(1), int(event.group(2)), number, (), move))
             return
-        if move in ("y", "p", "s", "RE") or move.startswith("SC") or move.isdigit():
-            raise ISSFormatError(f"{where}: the server 'w' cannot make the move {move!r}")
+        if move in ("y", "p", "s", "RE") or move.startswith("SC") or _is_bid(move):
+            raise ISSFormatError(f"{where}: the server 'w' cannot make the move {quote(move)}")
         if _is_card_list(move) and move.count(".") == 1:
             if not self.picked_up:
-                raise ISSFormatError(f"{where}: the skat {move!r} is shown without a pick-up 's' before it")
+                raise ISSFormatError(f"{where}: the skat {quote(move)} is shown without a pick-up 's' before it")
             if self.skat_answer is not None:
-                raise ISSFormatError(f"{where}: the skat {move!r} is shown twice")
+                raise ISSFormatError(f"{where}: the skat {quote(move)} is shown twice")
             self.skat_answer = _card_list(move, f"the skat shown at {where}")
             return
         if move.startswith(("TI", "LE")):
-            raise ISSFormatError(f"{where}: bad event {move!r}: expected TI.n or LE.n with n 0, 1 or 2")
-        raise ISSFormatError(f"unknown move {move!r} by the server at {where}")
+            raise ISSFormatError(f"{where}: bad event {quote(move)}: expected TI.n or LE.n with n 0, 1 or 2")
+        raise ISSFormatError(f"unknown move {quote(move)} by the server at {where}")
 
     # -- seat moves
     def _set_declarer(self, seat: int, move: str, where: str) -> None:
         if self.declarer is not None and self.declarer != seat:
             raise ISSFormatError(
-                f"{where}: seat {seat} makes the declarer's move {move!r}, but seat {self.declarer} is declarer"
+                f"{where}: seat {seat} makes the declarer's move {quote(move)}, but seat {self.declarer} is declarer"
             )
         self.declarer = seat
 
     def _read_seat(self, seat: int, move: str, number: int, where: str) -> None:
         started = self.declaration is not None or self.picked_up
-        if move in ("y", "p") or move.isdigit():
+        if move in ("y", "p") or _is_bid(move):
             if started:
-                raise ISSFormatError(f"{where}: bidding move {move!r} after the bidding ended")
-            if move.isdigit():
+                raise ISSFormatError(f"{where}: bidding move {quote(move)} after the bidding ended")
+            if _is_bid(move):
+                if len(move) > 3:
+                    raise ISSFormatError(f"{where}: bid {quote(move)} is too high: bids go up to 264")
                 value = int(move)
                 if self.bid is not None and value <= self.bid:
-                    raise ISSFormatError(f"{where}: bid {move!r} does not exceed the previous bid {self.bid}")
+                    raise ISSFormatError(f"{where}: bid {quote(move)} does not exceed the previous bid {self.bid}")
                 self.bid = value
             self.bids.append((seat, move))
             return
@@ -557,18 +584,18 @@ class _MoveReader:
             return
         if move == "SC" or move.startswith("SC."):
             if self.declaration is None:
-                raise ISSFormatError(f"{where}: claim {move!r} before the game was declared")
+                raise ISSFormatError(f"{where}: claim {quote(move)} before the game was declared")
             if seat != self.declarer:
-                raise ISSFormatError(f"{where}: claim {move!r} by seat {seat}, who is not the declarer")
+                raise ISSFormatError(f"{where}: claim {quote(move)} by seat {seat}, who is not the declarer")
             cards = _card_list(move[3:], f"the claim at {where}") if move != "SC" else []
             if any(c is None for c in cards):
-                raise ISSFormatError(f"{where}: claim {move!r} shows a hidden card '??'")
+                raise ISSFormatError(f"{where}: claim {quote(move)} shows a hidden card '??'")
             self.events.append(IssEvent("SC", seat, number, tuple(c for c in cards if c is not None), move))
             return
         if move.startswith(("TI.", "LE.")):
             event = _SEAT_EVENT_RE.fullmatch(move)
             if event is None:
-                raise ISSFormatError(f"{where}: bad event {move!r}: expected TI.n or LE.n with n 0, 1 or 2")
+                raise ISSFormatError(f"{where}: bad event {quote(move)}: expected TI.n or LE.n with n 0, 1 or 2")
             self.events.append(IssEvent(event.group(1), int(event.group(2)), number, (), move))
             return
         if move == HIDDEN or move in _CARD_CODES:
@@ -582,20 +609,20 @@ class _MoveReader:
             self._read_declaration(seat, move, match, number, where)
             return
         raise ISSFormatError(
-            f"unknown move {move!r} by seat {seat} at {where}: expected a bid, y, p, s, a declaration, "
+            f"unknown move {quote(move)} by seat {seat} at {where}: expected a bid, y, p, s, a declaration, "
             "a card, SC, RE, TI.n or LE.n"
         )
 
     def _read_play(self, seat: int, move: str, number: int, where: str) -> None:
         if self.declaration is None:
-            raise ISSFormatError(f"{where}: card play {move!r} before the game was declared")
+            raise ISSFormatError(f"{where}: card play {quote(move)} before the game was declared")
         if move == HIDDEN:
             self.hidden_plays.append((seat, number))
             return
         if self.hidden_plays:
             hidden_seat, hidden_move = self.hidden_plays[0]
             raise ISSFormatError(
-                f"{where}: card play {move!r} follows the hidden play '??' of seat {hidden_seat} at MV move "
+                f"{where}: card play {quote(move)} follows the hidden play '??' of seat {hidden_seat} at MV move "
                 f"{hidden_move}; a record whose play continues after a hidden card cannot be replayed"
             )
         self.plays.append((seat, _CARD_CODES[move]))
@@ -603,41 +630,41 @@ class _MoveReader:
 
     def _read_discard(self, seat: int, move: str, number: int, where: str) -> None:
         if not self.picked_up or seat != self.declarer:
-            raise ISSFormatError(f"{where}: cards {move!r} put away by seat {seat}, who did not pick up the skat")
+            raise ISSFormatError(f"{where}: cards {quote(move)} put away by seat {seat}, who did not pick up the skat")
         if self.discard is not None:
-            raise ISSFormatError(f"{where}: discard {move!r} given twice")
+            raise ISSFormatError(f"{where}: discard {quote(move)} given twice")
         if self.plays or self.hidden_plays:
-            raise ISSFormatError(f"{where}: discard {move!r} after the first card was played")
+            raise ISSFormatError(f"{where}: discard {quote(move)} after the first card was played")
         cards = _card_list(move, f"the discard at {where}")
         if len(cards) != 2:
-            raise ISSFormatError(f"{where}: discard {move!r} has {len(cards)} cards: expected 2")
+            raise ISSFormatError(f"{where}: discard {quote(move)} has {len(cards)} cards: expected 2")
         self.discard = cards
         self.discard_move = number
 
     def _read_declaration(self, seat: int, move: str, match: re.Match[str], number: int, where: str) -> None:
         if self.declaration is not None:
-            raise ISSFormatError(f"{where}: the game is declared twice ({move!r})")
+            raise ISSFormatError(f"{where}: the game is declared twice ({quote(move)})")
         self._set_declarer(seat, move, where)
         game = _GAME_LETTERS[match.group(1)]
         mods = match.group(2)
         if len(set(mods)) != len(mods):
-            raise ISSFormatError(f"{where}: declaration {move!r} repeats a modifier")
+            raise ISSFormatError(f"{where}: declaration {quote(move)} repeats a modifier")
         ouvert = "O" in mods
         hand = "H" in mods or (ouvert and not game.is_null)
         if game.is_null and ("S" in mods or "Z" in mods):
-            raise ISSFormatError(f"{where}: declaration {move!r}: null cannot announce schneider or schwarz")
+            raise ISSFormatError(f"{where}: declaration {quote(move)}: null cannot announce schneider or schwarz")
         if hand and self.picked_up:
-            raise ISSFormatError(f"{where}: hand declaration {move!r} after the skat was picked up")
+            raise ISSFormatError(f"{where}: hand declaration {quote(move)} after the skat was picked up")
         if not hand and not self.picked_up:
             raise ISSFormatError(
-                f"{where}: declaration {move!r} is not a hand game, but the skat was not picked up ('s')"
+                f"{where}: declaration {quote(move)} is not a hand game, but the skat was not picked up ('s')"
             )
         if not hand and ("S" in mods or "Z" in mods):
-            raise ISSFormatError(f"{where}: declaration {move!r} announces schneider or schwarz without hand")
+            raise ISSFormatError(f"{where}: declaration {quote(move)} announces schneider or schwarz without hand")
         cards = _card_list(match.group(3)[1:], f"the declaration at {where}") if match.group(3) else []
         if not hand:
             if len(cards) == 1:
-                raise ISSFormatError(f"{where}: declaration {move!r} lists one card: expected the two discarded cards")
+                raise ISSFormatError(f"{where}: declaration {quote(move)} lists one card: expected the two discarded cards")
             if cards:
                 self.discard = cards[:2]
                 self.discard_move = number
@@ -646,16 +673,16 @@ class _MoveReader:
             shown = cards
         if shown:
             if not ouvert:
-                raise ISSFormatError(f"{where}: declaration {move!r} shows cards but is not ouvert")
+                raise ISSFormatError(f"{where}: declaration {quote(move)} shows cards but is not ouvert")
             if len(shown) > 10:
-                raise ISSFormatError(f"{where}: declaration {move!r} shows {len(shown)} cards: at most 10")
+                raise ISSFormatError(f"{where}: declaration {quote(move)} shows {len(shown)} cards: at most 10")
             self.ouvert_cards = shown
         try:
             self.declaration = Declaration(
                 game=game, hand=hand, schneider="S" in mods or "Z" in mods, schwarz="Z" in mods, ouvert=ouvert,
             )
         except SkatddError as exc:
-            raise ISSFormatError(f"{where}: declaration {move!r} is not valid: {exc}") from None
+            raise ISSFormatError(f"{where}: declaration {quote(move)} is not valid: {exc}") from None
         self.declaration_move = number
 
 
@@ -701,13 +728,13 @@ class _Deal:
             clash = new & self.known[other] if other != loc else 0
             if clash:
                 raise ISSFormatError(
-                    f"the record contradicts itself: {format_cards(cards_of(clash))!r} would lie in two places"
+                    f"the record contradicts itself: {quote(format_cards(cards_of(clash)))} would lie in two places"
                 )
         grown = self.known[loc] | new
         if grown.bit_count() > _CAPACITY[loc]:
             raise ISSFormatError(
                 f"the record contradicts itself: more than {_CAPACITY[loc]} cards "
-                f"({format_cards(cards_of(grown))!r}) for one {'hand' if _CAPACITY[loc] == 10 else 'skat'}"
+                f"({quote(format_cards(cards_of(grown)))}) for one {'hand' if _CAPACITY[loc] == 10 else 'skat'}"
             )
         self.known[loc] = grown
         return True
@@ -772,7 +799,7 @@ def parse_iss(text: str) -> IssGame:
     """
     fields = _split_fields(text)
     if "GM" in fields and fields["GM"].strip().lower() != "skat":
-        raise ISSFormatError(f"GM[{fields['GM']}] is not a Skat record: expected GM[Skat]")
+        raise ISSFormatError(f"GM[{quote(fields['GM'], bare=True)}] is not a Skat record: expected GM[Skat]")
     if "MV" not in fields:
         raise ISSFormatError("ISS record has no MV[...] field with the moves")
     reader = _MoveReader(fields["MV"])
@@ -784,10 +811,10 @@ def parse_iss(text: str) -> IssGame:
         declarer = result.declarer
     if result.declarer is not None and reader.declarer is not None and result.declarer != reader.declarer:
         raise ISSFormatError(
-            f"R[{result.raw}] names declarer d:{result.declarer}, but seat {reader.declarer} declared in MV"
+            f"R[{quote(result.raw, bare=True)}] names declarer d:{result.declarer}, but seat {reader.declarer} declared in MV"
         )
     if (result.passed or result.outcome == "penalty" and result.declarer is None) and reader.declaration is not None:
-        raise ISSFormatError(f"R[{result.raw}] says no game was played, but MV declares one")
+        raise ISSFormatError(f"R[{quote(result.raw, bare=True)}] says no game was played, but MV declares one")
     if reader.declaration is not None and not reader.picked_up and reader.skat_answer is not None:
         raise ISSFormatError("the skat is shown to the declarer of a hand game")
 
@@ -800,8 +827,8 @@ def parse_iss(text: str) -> IssGame:
         shown = mask_of(c for c in reader.skat_answer if c is not None)
         if deal.complete("X") and shown & ~deal.known["X"]:
             raise ISSFormatError(
-                f"the skat shown to the declarer ({format_cards(cards_of(shown))!r}) is not the dealt skat "
-                f"({format_cards(cards_of(deal.known['X']))!r})"
+                f"the skat shown to the declarer ({quote(format_cards(cards_of(shown)))}) is not the dealt skat "
+                f"({quote(format_cards(cards_of(deal.known['X'])))})"
             )
         deal.add("X", shown & ~deal.placed(_DEAL_LOCATIONS))
     if declarer is not None and reader.declaration is not None:
@@ -811,7 +838,7 @@ def parse_iss(text: str) -> IssGame:
             foreign = mask_of(c for c in reader.discard if c is not None) & ~twelve
             if foreign:
                 raise ISSFormatError(
-                    f"MV move {reader.discard_move}: the discard puts away {format_cards(cards_of(foreign))!r}, "
+                    f"MV move {reader.discard_move}: the discard puts away {quote(format_cards(cards_of(foreign)))}, "
                     "which the declarer does not hold"
                 )
         facts: list[tuple[str, list[Card | None]]] = []
@@ -837,7 +864,7 @@ def parse_iss(text: str) -> IssGame:
             if shown & ~deal.known[f"S{declarer}"]:
                 wrong = cards_of(shown & ~deal.known[f"S{declarer}"])
                 raise ISSFormatError(
-                    f"MV move {reader.declaration_move}: the ouvert declaration shows {format_cards(wrong)!r}, "
+                    f"MV move {reader.declaration_move}: the ouvert declaration shows {quote(format_cards(wrong))}, "
                     "which the declarer does not hold"
                 )
     else:
@@ -899,7 +926,7 @@ def _play_through(game: IssGame) -> Position:
             missing = mask_of(claim.cards) & ~position.hands[declarer]
             if missing:
                 raise ISSFormatError(
-                    f"claim {claim.token!r} at MV move {move} shows {format_cards(cards_of(missing))!r}, "
+                    f"claim {quote(claim.token)} at MV move {move} shows {quote(format_cards(cards_of(missing)))}, "
                     "which the declarer no longer holds"
                 )
             continue
@@ -907,16 +934,16 @@ def _play_through(game: IssGame) -> Position:
         name = card_name(card)
         if position.is_over():
             raise ISSFormatError(
-                f"card play {name!r} by seat {seat} at MV move {move} comes after the game was decided"
+                f"card play {quote(name)} by seat {seat} at MV move {move} comes after the game was decided"
             )
         if seat != position.to_move:
             raise ISSFormatError(
-                f"card play {name!r} at MV move {move} is by seat {seat}, but seat {position.to_move} is to play"
+                f"card play {quote(name)} at MV move {move} is by seat {seat}, but seat {position.to_move} is to play"
             )
         try:
             position.play(card)
         except IllegalPlayError as exc:
-            raise ISSFormatError(f"illegal card play {name!r} by seat {seat} at MV move {move}: {exc}") from None
+            raise ISSFormatError(f"illegal card play {quote(name)} by seat {seat} at MV move {move}: {exc}") from None
     on_table = len(position.trick)
     for seat, move in game.hidden_plays:
         if position.is_over():
@@ -972,14 +999,16 @@ def replay(game: IssGame) -> Replay:
     skat = position.skat
     points = position.declarer_points + points_of(skat)
     tricks = position.declarer_tricks
-    complete = position.is_over()
+    # A game the tricks already settled (null, schwarz announced) ends at that trick on the server.
+    decided = declaration.decided(position.declarer_tricks, position.defender_tricks) and not position.is_over()
+    complete = position.is_over() or decided
     awarded = None
     if not complete:
         awarded = _awarded_side(game, declarer)
         if awarded is None:
             done = position.declarer_tricks + position.defender_tricks
             raise ISSFormatError(
-                f"ISS record {game.id or '?'} stops after {done} of 10 tricks with no resignation, timeout "
+                f"ISS record {quote(game.id or '?', bare=True)} stops after {done} of 10 tricks with no resignation, timeout "
                 "or departure that settles the rest; its result cannot be replayed"
             )
         if awarded == "declarer" and not declaration.game.is_null:
@@ -996,13 +1025,20 @@ def replay(game: IssGame) -> Replay:
             scored_tricks = max(tricks, 1) if awarded == "defenders" else tricks
             score = score_game(declaration, matadors=0, tricks=scored_tricks, bid=game.bid)
         else:
-            score = score_game(declaration, matadors=matadors, points=points, tricks=tricks, bid=game.bid)
+            # Stopped early, neither side is schwarz, whatever the tricks so far.
+            score = score_game(declaration, matadors=matadors, points=points, tricks=None if decided else tricks,
+                               bid=game.bid)
     except SkatddError as exc:
-        raise ISSFormatError(f"ISS record {game.id or '?'}: the declared game cannot be scored: {exc}") from None
+        raise ISSFormatError(
+            f"ISS record {quote(game.id or '?', bare=True)}: the declared game cannot be scored: {exc}"
+        ) from None
     if declaration.game.is_null:
         schneider = schwarz = False
+    elif decided:
+        # The server reports what the play reached (s:0 z:0 after a lost first trick).
+        schneider, schwarz = points >= SCHNEIDER_POINTS, False
     else:
-        schneider = points >= 90 or points <= 30
+        schneider = points >= SCHNEIDER_POINTS or points <= SCHNEIDERED_POINTS
         schwarz = tricks in (0, 10)
     return Replay(
         declarer_points=points,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import CARD_POINTS, Card, Mask, card_name, format_mask, points_of
-from .errors import IllegalPlayError
+from .errors import DealFormatError, IllegalPlayError, quote
 from .rules import Game, legal_mask, trick_winner
 
 
@@ -72,6 +72,43 @@ class Position:
         """Declarer's points so far: completed tricks plus skat (suit/grand)."""
         return self.declarer_points + self.skat_points
 
+    def validate(self) -> None:
+        """Raise :class:`DealFormatError` unless this is a position play can continue from.
+
+        Checks: the declarer and leader are seats 0..2; at most two cards lie in
+        the current trick; hands, trick and skat are disjoint; the skat holds
+        two cards (or none, in null games only); the seats that already played
+        to the current trick hold one card fewer than the others (so every seat
+        runs out of cards at the same trick).
+        """
+        if self.declarer not in (0, 1, 2) or self.leader not in (0, 1, 2):
+            raise DealFormatError(f"declarer {quote(self.declarer)} and leader {quote(self.leader)} must be seats 0, 1 or 2")
+        if len(self.trick) > 2:
+            raise DealFormatError(f"the current trick holds {len(self.trick)} cards: expected at most 2")
+        seen = 0
+        groups = [(f"hand of seat {s}", self.hands[s]) for s in range(3)]
+        groups += [("current trick", sum(1 << c for c in self.trick)), ("skat", self.skat)]
+        for what, mask in groups:
+            if seen & mask:
+                repeated = card_name((seen & mask).bit_length() - 1)
+                raise DealFormatError(f"{what} repeats a card held elsewhere: {repeated!r}")
+            seen |= mask
+        if len(set(self.trick)) != len(self.trick):
+            raise DealFormatError("the current trick holds a card twice")
+        skat_cards = self.skat.bit_count()
+        if skat_cards != 2 and not (self.game.is_null and skat_cards == 0):
+            raise DealFormatError(f"the skat holds {skat_cards} cards: expected 2")
+        sizes = [h.bit_count() for h in self.hands]
+        full = sizes[self.to_move]
+        for i in range(3):
+            seat = (self.leader + i) % 3
+            expected = full - 1 if i < len(self.trick) else full
+            if sizes[seat] != expected:
+                raise DealFormatError(
+                    f"seat {seat} holds {sizes[seat]} cards: expected {expected} "
+                    f"(seat {self.to_move} to move holds {full}, {len(self.trick)} card(s) in the current trick)"
+                )
+
     def is_over(self) -> bool:
         """True when every card is played, or a null declarer has taken a trick."""
         if self.game.is_null and self.declarer_tricks > 0:
@@ -87,9 +124,6 @@ class Position:
         """Legal cards of the player to move, ascending card order."""
         mask = self.legal_moves_mask()
         return [c for c in range(32) if mask >> c & 1]
-
-    def is_declarer(self, seat: int) -> bool:
-        return seat == self.declarer
 
     def play(self, card: Card) -> int | None:
         """Play *card* for the player to move; returns the trick winner's seat when the trick completes.

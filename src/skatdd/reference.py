@@ -24,8 +24,7 @@ Values (interface.md):
 """
 from __future__ import annotations
 
-from .cards import Card, card_name
-from .errors import DealFormatError
+from .cards import Card
 from .position import Position
 
 __all__ = [
@@ -33,48 +32,9 @@ __all__ = [
     "reference_card_values",
     "reference_can_take_all",
     "reference_line",
-    "check_position",
 ]
 
 _INFINITY = 1000  # larger than any card-point total (the deck holds 120)
-
-
-def check_position(pos: Position) -> None:
-    """Raise :class:`DealFormatError` unless *pos* is a position play can continue from.
-
-    Checks: the declarer and leader are seats 0..2; at most two cards lie in
-    the current trick; hands, trick and skat are disjoint; the skat holds
-    two cards (or none, in null games only); the seats that already played
-    to the current trick hold one card fewer than the others (so every seat
-    runs out of cards at the same trick).
-    """
-    if pos.declarer not in (0, 1, 2) or pos.leader not in (0, 1, 2):
-        raise DealFormatError(f"declarer {pos.declarer!r} and leader {pos.leader!r} must be seats 0, 1 or 2")
-    if len(pos.trick) > 2:
-        raise DealFormatError(f"the current trick holds {len(pos.trick)} cards: expected at most 2")
-    seen = 0
-    groups = [(f"hand of seat {s}", pos.hands[s]) for s in range(3)]
-    groups += [("current trick", sum(1 << c for c in pos.trick)), ("skat", pos.skat)]
-    for what, mask in groups:
-        if seen & mask:
-            repeated = card_name((seen & mask).bit_length() - 1)
-            raise DealFormatError(f"{what} repeats a card held elsewhere: {repeated!r}")
-        seen |= mask
-    if len(set(pos.trick)) != len(pos.trick):
-        raise DealFormatError("the current trick holds a card twice")
-    skat_cards = pos.skat.bit_count()
-    if skat_cards != 2 and not (pos.game.is_null and skat_cards == 0):
-        raise DealFormatError(f"the skat holds {skat_cards} cards: expected 2")
-    sizes = [h.bit_count() for h in pos.hands]
-    full = sizes[pos.to_move]
-    for i in range(3):
-        seat = (pos.leader + i) % 3
-        expected = full - 1 if i < len(pos.trick) else full
-        if sizes[seat] != expected:
-            raise DealFormatError(
-                f"seat {seat} holds {sizes[seat]} cards: expected {expected} "
-                f"(seat {pos.to_move} to move holds {full}, {len(pos.trick)} card(s) in the current trick)"
-            )
 
 
 def reference_value(pos: Position) -> int | bool:
@@ -85,9 +45,9 @@ def reference_value(pos: Position) -> int | bool:
     ``[pos.value_so_far, pos.value_so_far + points still in play]``.
     Null: ``True`` iff the declarer can avoid taking any trick.
 
-    Raises :class:`DealFormatError` when *pos* fails :func:`check_position`.
+    Raises :class:`~skatdd.errors.DealFormatError` when *pos* fails :meth:`Position.validate`.
     """
-    check_position(pos)
+    pos.validate()
     work = pos.copy()
     if pos.game.is_null:
         return _null_search(work)
@@ -100,7 +60,7 @@ def reference_card_values(pos: Position) -> dict[Card, int | bool]:
     Keys are the legal cards in ascending card order.  Empty when the
     position is over (no cards left, or a null declarer already took a trick).
     """
-    check_position(pos)
+    pos.validate()
     work = pos.copy()
     if work.is_over():
         return {}
@@ -126,9 +86,9 @@ def reference_can_take_all(pos: Position, declarer_side: bool) -> bool:
     declarer's aim, so there the answer is no substitute for
     :func:`reference_value`.  With no cards left the answer is ``True``.
 
-    Raises :class:`DealFormatError` when *pos* fails :func:`check_position`.
+    Raises :class:`~skatdd.errors.DealFormatError` when *pos* fails :meth:`Position.validate`.
     """
-    check_position(pos)
+    pos.validate()
     return _take_all_search(pos.copy(), bool(declarer_side))
 
 
@@ -140,7 +100,7 @@ def reference_line(pos: Position) -> list[Card]:
     :func:`reference_value` unchanged.  Slow: one :func:`reference_card_values`
     per card.
     """
-    check_position(pos)
+    pos.validate()
     work = pos.copy()
     line: list[Card] = []
     while not work.is_over():

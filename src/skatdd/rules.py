@@ -15,7 +15,7 @@ from .cards import (
     ACE, CARD_POINTS, CJ, DJ, HJ, JACK, KING, NINE, QUEEN, SEVEN, EIGHT, SJ, TEN,
     Card, Mask, card_name,
 )
-from .errors import InvalidGameError, InvalidSeatError
+from .errors import InvalidGameError, InvalidSeatError, quote
 
 
 class Game(enum.IntEnum):
@@ -41,6 +41,15 @@ class Game(enum.IntEnum):
     def is_null(self) -> bool:
         return self == Game.NULL
 
+
+#: Card points (skat included) the declarer needs to win a suit or grand game.
+WIN_POINTS = 61
+#: Card points at which the defenders are schneider (the declarer wins schneider).
+SCHNEIDER_POINTS = 90
+#: Card points at or below which the declarer is schneider.
+SCHNEIDERED_POINTS = 30
+#: Card points that keep the declarer out of schneider (one more than SCHNEIDERED_POINTS).
+OUT_OF_SCHNEIDER_POINTS = 31
 
 SUIT_GAMES = (Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS)
 ALL_GAMES = (Game.GRAND, Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS, Game.NULL)
@@ -71,7 +80,8 @@ def parse_game(text: str | int | Game) -> tuple[Game, bool]:
     if key in _OUVERT_NAMES:
         return Game.NULL, True
     raise InvalidGameError(
-        f"unknown game {str(text)!r}: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert (or G C S H D N NO)"
+        f"unknown game {quote(str(text))}: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert "
+        "(or G C S H D N NO)"
     )
 
 
@@ -88,13 +98,13 @@ def parse_seat(text: str | int) -> int:
     Raises :class:`InvalidSeatError` naming the token.
     """
     if isinstance(text, bool):
-        raise InvalidSeatError(f"unknown seat {text!r}: expected 0/1/2, F/M/R or forehand/middlehand/rearhand")
+        raise InvalidSeatError(f"unknown seat {quote(text)}: expected 0/1/2, F/M/R or forehand/middlehand/rearhand")
     if isinstance(text, int) and 0 <= text <= 2:
         return text
     key = str(text).strip().lower()
     if key in _SEATS:
         return _SEATS[key]
-    raise InvalidSeatError(f"unknown seat {str(text)!r}: expected 0/1/2, F/M/R or forehand/middlehand/rearhand")
+    raise InvalidSeatError(f"unknown seat {quote(str(text))}: expected 0/1/2, F/M/R or forehand/middlehand/rearhand")
 
 
 JACKS: Mask = 1 << CJ | 1 << SJ | 1 << HJ | 1 << DJ
@@ -176,8 +186,3 @@ def trick_winner(trick: Sequence[Card], game: Game) -> int:
 def card_points(card: Card) -> int:
     """Card points: A 11, 10 10, K 4, Q 3, J 2, others 0."""
     return CARD_POINTS[card]
-
-
-def describe_card(card: Card) -> str:
-    """Canonical code, for messages."""
-    return card_name(card)

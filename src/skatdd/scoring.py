@@ -45,8 +45,8 @@ from typing import Iterable
 from .cards import (
     ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards,
 )
-from .errors import CardCountError, ScoringError
-from .rules import Game, parse_game
+from .errors import CardCountError, ScoringError, quote
+from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, parse_game
 
 __all__ = [
     "ANNOUNCEMENTS", "BASE_VALUES", "NULL_VALUES", "MIN_BID", "SEEGER_WIN", "SEEGER_DEFENDER",
@@ -80,7 +80,7 @@ _JACKS_HIGH_TO_LOW = (CJ, SJ, HJ, DJ)
 
 def _require_game(game: object, what: str = "game") -> Game:
     if not isinstance(game, Game):
-        raise ScoringError(f"{what} {game!r} is not a skatdd.rules.Game")
+        raise ScoringError(f"{what} {quote(game)} is not a skatdd.rules.Game")
     return game
 
 
@@ -122,7 +122,7 @@ class Declaration:
             if schneider or schwarz:
                 level = "schwarz" if schwarz else "schneider"
                 raise ScoringError(
-                    f"{level!r} cannot be announced in a null game: only 'ouvert' (and hand) apply to null"
+                    f"{quote(level)} cannot be announced in a null game: only 'ouvert' (and hand) apply to null"
                 )
         else:
             if ouvert:
@@ -132,7 +132,7 @@ class Declaration:
             if schneider and not hand:
                 level = "schwarz" if schwarz else "schneider"
                 raise ScoringError(
-                    f"{level!r} announced without hand: schneider and schwarz can only be announced "
+                    f"{quote(level)} announced without hand: schneider and schwarz can only be announced "
                     f"in a hand game (ISkO 5.2.5); add hand, or ouvert which implies it"
                 )
         object.__setattr__(self, "hand", hand)
@@ -145,6 +145,19 @@ class Declaration:
         """Announced levels, implied ones included, in the order ``schneider``, ``schwarz``, ``ouvert``."""
         flags = (self.schneider, self.schwarz, self.ouvert)
         return [name for name, on in zip(ANNOUNCEMENTS, flags) if on]
+
+    def decided(self, declarer_tricks: int, defender_tricks: int) -> bool:
+        """True once the tricks taken settle this game before its last card.
+
+        A null declarer loses with his first trick; a declarer who announced
+        schwarz (suit and grand ouvert included) loses with the defenders'
+        first trick.  Schneider announced is never settled early: the
+        declarer may still reach 90.  The server ends such a game at that
+        trick, with no further move.
+        """
+        if self.game.is_null:
+            return declarer_tricks > 0
+        return self.schwarz and defender_tricks > 0
 
     @classmethod
     def from_options(
@@ -173,7 +186,7 @@ class Declaration:
             key = str(token).strip().lower()
             if key not in flags:
                 raise ScoringError(
-                    f"unknown announcement {str(token)!r}: expected schneider, schwarz or ouvert"
+                    f"unknown announcement {quote(str(token))}: expected schneider, schwarz or ouvert"
                 )
             flags[key] = True
         return cls(
@@ -231,10 +244,10 @@ def matadors(game: Game, twelve: Mask | CardSet) -> int:
     game = _require_game(game)
     mask = twelve.mask if isinstance(twelve, CardSet) else twelve
     if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask < 1 << 32:
-        raise CardCountError(f"declarer's twelve cards {twelve!r}: expected a 32-bit card mask")
+        raise CardCountError(f"declarer's twelve cards {quote(twelve)}: expected a 32-bit card mask")
     if mask.bit_count() != 12:
         raise CardCountError(
-            f"declarer's twelve cards {format_cards(cards_of(mask))!r} hold {mask.bit_count()} cards: "
+            f"declarer's twelve cards {quote(format_cards(cards_of(mask)))} hold {mask.bit_count()} cards: "
             f"expected 12 (ten in hand plus the skat)"
         )
     if game.is_null:
@@ -268,7 +281,7 @@ def null_value(decl: Declaration) -> int:
         ScoringError: when *decl* is not a null game.
     """
     if not decl.game.is_null:
-        raise ScoringError(f"{decl.game.label!r} is not a null game: its value is base value x multiplier")
+        raise ScoringError(f"{quote(decl.game.label)} is not a null game: its value is base value x multiplier")
     return NULL_VALUES[decl.ouvert, decl.hand]
 
 
@@ -331,7 +344,7 @@ class Score:
 
 def _check_int(value: object, name: str, low: int, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoringError(f"{name} {value!r} is not an integer")
+        raise ScoringError(f"{name} {quote(value)} is not an integer")
     if value < low or (high is not None and value > high):
         expected = f"{low}..{high}" if high is not None else f"at least {low}"
         raise ScoringError(f"{name} {value} is out of range: expected {expected}")
@@ -374,7 +387,7 @@ def score_game(
             value is below the bid (it cannot be declared).
     """
     if not isinstance(decl, Declaration):
-        raise ScoringError(f"declaration {decl!r} is not a skatdd.scoring.Declaration")
+        raise ScoringError(f"declaration {quote(decl)} is not a skatdd.scoring.Declaration")
     if bid is not None:
         bid = _check_int(bid, "bid", MIN_BID, None)
     if tricks is not None:
@@ -391,7 +404,7 @@ def score_game(
     points = _check_int(points, "points", 0, 120)
     top = 11 if game.is_suit else 4
     if isinstance(matadors, bool) or not isinstance(matadors, int):
-        raise ScoringError(f"matadors {matadors!r} is not an integer")
+        raise ScoringError(f"matadors {quote(matadors)} is not an integer")
     if not 1 <= abs(matadors) <= top:
         raise ScoringError(
             f"matadors {matadors} is not possible in {game.label}: expected with 1..{top} (1..{top}) "
@@ -404,7 +417,7 @@ def score_game(
             f"points {points} contradict tricks 0: a declarer without a trick has only the skat, at most 22 points"
         )
 
-    schneider = "declarer" if points >= 90 else "defenders" if points <= 30 else None
+    schneider = "declarer" if points >= SCHNEIDER_POINTS else "defenders" if points <= SCHNEIDERED_POINTS else None
     schwarz = "declarer" if tricks == 10 else "defenders" if tricks == 0 else None
 
     # ISkO 5.1/5.2: matadors + game + hand + levels; announced levels count with
@@ -432,8 +445,8 @@ def score_game(
     overbid = bid is not None and game_value < bid
     won = (
         not overbid
-        and points >= 61
-        and (not decl.schneider or points >= 90)
+        and points >= WIN_POINTS
+        and (not decl.schneider or points >= SCHNEIDER_POINTS)
         and (not decl.schwarz or tricks == 10)
     )
     if overbid:

@@ -23,6 +23,8 @@ whether the declarer can avoid every trick.
 """
 from __future__ import annotations
 
+from .errors import quote
+
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -30,14 +32,10 @@ from typing import Any
 from . import _engine
 from .cards import Card, card_name, points_of
 from .position import Position
-from .rules import Game
+from .rules import WIN_POINTS, Game
 
 MODES = ("value", "win", "all")
 
-#: Declarer thresholds worth their own fast query (skat-rules.md).
-WIN = 61
-SCHNEIDER = 90
-DEFENDERS_OUT_OF_SCHNEIDER = 31
 
 
 @dataclass
@@ -174,7 +172,7 @@ class Solver:
                 return False
             self._load(pos, _engine.NULL_GAME)
             return not self.engine.at_least(1)
-        return self.reaches(pos, WIN)
+        return self.reaches(pos, WIN_POINTS)
 
     def card_values(self, pos: Position, *, exact: bool = True) -> dict[Card, CardValue]:
         """Value of every legal card of the player to move.
@@ -192,8 +190,8 @@ class Solver:
         self._load(pos, _engine.POINTS)
         if exact:
             qs = self.engine.card_values(exact=True)
-            return {c: CardValue(c, base + q, base + q >= WIN) for c, q in qs.items()}
-        reach = self.engine.card_values(exact=False, target=WIN - base)
+            return {c: CardValue(c, base + q, base + q >= WIN_POINTS) for c, q in qs.items()}
+        reach = self.engine.card_values(exact=False, target=WIN_POINTS - base)
         return {c: CardValue(c, None, bool(r)) for c, r in reach.items()}
 
     def line(self, pos: Position, *, value: int | None = None) -> list[Card]:
@@ -219,7 +217,7 @@ class Solver:
         ``value`` plus every legal card's value.
         """
         if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+            raise ValueError(f"unknown mode {quote(mode)}: expected one of {', '.join(MODES)}")
         start = time.perf_counter()
         self.reset_stats()
         value: int | None = None
@@ -229,11 +227,11 @@ class Solver:
         elif mode == "win":
             base = self._base(pos)
             self._load(pos, _engine.POINTS)
-            wins = self.engine.at_least(WIN - base)
-            line = self.engine.line(WIN - base, exact=False)
+            wins = self.engine.at_least(WIN_POINTS - base)
+            line = self.engine.line(WIN_POINTS - base, exact=False)
         else:
             value = self.value(pos)
-            wins = value >= WIN
+            wins = value >= WIN_POINTS
             line = self.line(pos, value=value)
         cards = None
         if mode == "all":

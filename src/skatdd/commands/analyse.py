@@ -29,9 +29,7 @@ The analysis itself lives in :mod:`skatdd.analyse`.
 """
 from __future__ import annotations
 
-import os
-from itertools import chain
-from typing import IO, Iterable, Iterator
+from typing import Iterator
 
 import click
 
@@ -40,12 +38,13 @@ from ..batch import default_jobs
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError
 from ..position import Position
+from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
-from ..rules import SEAT_NAMES
+from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
 from .batch import stream_results
 from .common import emit_json, json_option, tt_option
-from .solve import InputError
+from .solve import InputError, input_errors
 
 __all__ = ["command", "analysis_lines"]
 
@@ -81,11 +80,11 @@ def _verdict(analysis: GameAnalysis) -> str:
         text += f", the {'defenders' if stake.schwarz == 'declarer' else 'declarer'} schwarz"
     elif stake.schneider:
         text += f", the {'defenders' if stake.schneider == 'declarer' else 'declarer'} schneider"
-    if not stake.wins and value >= 61:
+    if not stake.wins and value >= WIN_POINTS:
         decl = analysis.declaration
         if decl.schwarz and stake.schwarz != "declarer":
             why = "schwarz was announced"
-        elif decl.schneider and value < 90:
+        elif decl.schneider and value < SCHNEIDER_POINTS:
             why = "schneider was announced"
         else:
             why = "the game is overbid"
@@ -270,32 +269,6 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
 # --------------------------------------------------------------------------- input
 
 
-def _is_record(raw: bytes) -> bool:
-    head = raw.lstrip().lstrip(b"\xef\xbb\xbf").lstrip()
-    return head.startswith(b"(;") or head.startswith(b"{")
-
-
-def _game_lines(raws: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    """``(line_number, raw)`` for each line that is neither blank nor a ``#`` comment; numbers count from 1."""
-    for number, raw in enumerate(raws, start=1):
-        text = raw.strip()
-        if text and not text.startswith(b"#"):
-            yield number, raw
-
-
-def _peek(stream: IO[bytes]) -> tuple[list[bytes], bool]:
-    """Read *stream* until two lines start a game (or to its end): ``(lines read, many games?)``."""
-    buffered: list[bytes] = []
-    found = 0
-    for raw in stream:
-        buffered.append(raw)
-        if _is_record(raw):
-            found += 1
-            if found >= 2:
-                return buffered, True
-    return buffered, False
-
-
 def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAnalysis:
     try:
         return analyse_text(text, solver=Solver(tt_mb=tt_mb), review=review)
@@ -340,44 +313,14 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
       skatdd analyse archive.iss --jobs 2 > analyses.jsonl
     """
     review = not no_review
-    if game == "-":
-        stream: IO[bytes] = click.get_binary_stream("stdin")
-        path = None
-    elif game.lstrip().startswith(("(;", "{")):
-        analysis = _single(game, tt_mb=tt_mb, review=review, where=None)
-        _print(analysis, as_json)
-        return
-    elif os.path.isfile(game):
-        try:
-            stream = open(game, "rb")
-        except OSError as exc:
-            raise InputError(f"cannot read GAME file {game!r}: {exc.strerror or exc}") from None
-        path = game
-    else:
-        shown = game if len(game) <= 120 else game[:50] + "..." + game[-50:]
-        raise InputError(
-            f"GAME {shown!r} is neither a file nor a game: expected an ISS record '(;GM[Skat]...;)', "
-            "a JSON deal object, a file holding either, or '-' for stdin"
-        )
-    try:
-        head, many = _peek(stream)
-        if not many:
-            raw = b"".join(chain(head, stream))
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
-            analysis = _single(text, tt_mb=tt_mb, review=review, where=path)
-            _print(analysis, as_json)
+    with input_errors(), open_games(game) as games:
+        if games.lines is None:
+            assert games.text is not None
+            if games.path is None and looks_like_path(games.text):
+                raise missing_file(games.text)  # a game is never one word: a path that does not exist
+            _print(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), as_json)
             return
-        total = None
-        if path is not None:
-            with open(path, "rb") as fh:
-                total = sum(1 for _ in _game_lines(fh))
-        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review)
-    finally:
-        if path is not None:
-            stream.close()
+        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review)
 
 
 def _print(analysis: GameAnalysis, as_json: bool) -> None:

@@ -94,8 +94,9 @@ class Progress:
               help="Worker processes, one solver each [default: every core].")
 @click.option("--mode", type=click.Choice(MODES), default="value", show_default=True,
               help="As for 'skatdd solve': value, win or all.")
+@click.option("--json", "as_json", is_flag=True, help="Accepted like every command's --json: the output is JSON lines anyway.")
 @tt_option
-def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
+def command(file: str, jobs: int | None, mode: str, as_json: bool, tt_mb: int) -> None:
     """Solve every JSON position line of FILE ('-': stdin); JSON lines out, in input order.
 
     Blank lines are skipped.  A line that cannot be solved yields

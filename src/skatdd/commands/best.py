@@ -1,18 +1,24 @@
-"""``skatdd best``: the best contract for a deal with the skat as dealt (interface.md; issue 4).
+"""``skatdd best``: the best contract for a deal with the skat as dealt (README, ``skatdd best``).
 
 DEAL is one of:
 
 * deal text, four groups separated by ``/`` or ``|``: forehand, middlehand,
   rearhand and the skat as dealt;
 * a path to a file holding a deal (blank lines and lines starting with ``#``
-  are ignored);
+  are ignored), or ``-`` for standard input;
 * a JSON object with ``hands`` (three ten-card hands) and ``skat`` (the two
   dealt cards), optionally ``declarer`` and ``bid``;
-* an ISS game record: its hands and skat as dealt, its declarer and its bid.
+* an ISS game record: its hands and skat as dealt, its declarer and its bid;
+* a file of many ISS records or JSON deals, one a line (as for ``analyse``):
+  one JSON line per record, in input order, on ``--jobs`` processes;
+  records in which nobody played are skipped (``{"line", "id",
+  "skipped"}``), a bad one gives ``{"line", "id", "error"}`` and exit 2
+  after all the others.
 
-The deal's own declarer and bid (JSON, ISS) are the defaults for
-``--declarer`` and ``--bid``.  Without a declarer every seat is reported, so
-a player can see who should have played.  The analysis is
+Every input is read by :mod:`skatdd.readers`, so ``best`` refuses exactly
+what ``solve`` refuses.  The deal's own declarer and bid (JSON, ISS) are the
+defaults for ``--declarer`` and ``--bid``.  Without a declarer every seat is
+reported, so a player can see who should have played.  The analysis is
 :func:`skatdd.best.best_contracts`; this module reads the input and prints.
 
 Bad input exits 2 with a one-line message naming the token (a card, a group,
@@ -21,139 +27,25 @@ terminal; Ctrl-C stops the search (exit 130).
 """
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from typing import Any, Callable
-
 import sys
 
 import click
 
-from ..best import Option, SeatReport, best_contracts, option_position
-from ..cards import Card, Mask, card_symbol, mask_of, parse_card
-from ..deal import parse_deal_text, read_source
-from ..errors import CardCountError, DealFormatError, DuplicateCardError, ISSFormatError, SkatddError
+from ..batch import default_jobs
+from ..best import Option, SeatReport, option_position
+from ..best_games import best_for_input, best_lines, best_record
+from ..cards import Card, Mask, card_symbol
+from ..readers import parse_input
+from ..readers.files import open_games
 from ..report import format_hand, line_lines
-from ..rules import SEAT_NAMES, parse_seat
+from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..scoring import MIN_BID
 from ..solve import Solver
+from .batch import stream_results
 from .common import SEAT, emit_json, json_option, tt_option
 from .solve import input_errors
 
-__all__ = ["BestInput", "command", "read_best_deal", "report_lines"]
-
-
-@dataclass
-class BestInput:
-    """A deal for ``best``: the hands and skat as dealt, with the deal's own declarer and bid if it names them."""
-
-    hands: list[Mask]
-    skat: Mask
-    declarer: int | None = None
-    bid: int | None = None
-
-
-# ---------------------------------------------------------------------------
-# Reading DEAL
-
-
-def _cards_field(value: Any, name: str, count: int, seen: dict[Card, str]) -> Mask:
-    """Cards of a JSON field (a string or a list of card strings); exactly *count*, none seen before."""
-    if isinstance(value, str):
-        tokens = value.replace(",", " ").split()
-    elif isinstance(value, list) and all(isinstance(t, str) for t in value):
-        tokens = list(value)
-    else:
-        raise DealFormatError(f"field {name} must be a card string or a list of cards, got {value!r}")
-    cards = []
-    for token in tokens:
-        try:
-            card = parse_card(token)
-        except SkatddError as exc:
-            raise type(exc)(f"field {name}: {exc}") from None
-        if card in seen:
-            raise DuplicateCardError(f"card {token!r} in field {name} appears twice: also in {seen[card]}")
-        seen[card] = f"field {name}"
-        cards.append(card)
-    if len(cards) != count:
-        raise CardCountError(f"field {name} has {len(cards)} cards {' '.join(tokens)!r}: expected {count}")
-    return mask_of(cards)
-
-
-def _from_json(text: str) -> BestInput:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DealFormatError(f"the deal is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    if not isinstance(obj, dict):
-        raise DealFormatError(f"a JSON deal must be an object with 'hands' and 'skat', got {type(obj).__name__}")
-    hands_value = obj.get("hands")
-    if not isinstance(hands_value, list) or len(hands_value) != 3:
-        raise DealFormatError(
-            f"field 'hands' must be a list of three ten-card hands (forehand, middlehand, rearhand), got {hands_value!r}"
-        )
-    if "played" in obj and obj["played"]:
-        raise DealFormatError("field 'played' is not allowed: 'best' needs the hands and skat as dealt, before play")
-    seen: dict[Card, str] = {}
-    hands = [_cards_field(hands_value[i], f"'hands[{i}]' ({SEAT_NAMES[i]})", 10, seen) for i in range(3)]
-    skat = _cards_field(obj.get("skat"), "'skat'", 2, seen)
-    declarer = None
-    if obj.get("declarer") is not None:
-        try:
-            declarer = parse_seat(obj["declarer"])
-        except SkatddError as exc:
-            raise type(exc)(f"field 'declarer': {exc}") from None
-    bid = obj.get("bid")
-    if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int) or bid < MIN_BID):
-        raise DealFormatError(f"field 'bid' must be a bid of at least {MIN_BID}, got {bid!r}")
-    return BestInput(hands, skat, declarer, bid)
-
-
-def _from_iss(text: str) -> BestInput:
-    from .. import iss
-
-    records = [line for line in text.splitlines() if line.lstrip().startswith("(;")]
-    if len(records) > 1:
-        raise ISSFormatError(f"the input holds {len(records)} ISS records: expected one")
-    record = iss.parse_iss(text)
-    if record.hidden_cards:
-        raise ISSFormatError(
-            f"ISS record {record.id or '?'} hides {record.hidden_cards} cards of the deal ('??'): "
-            "'best' needs every hand and the skat"
-        )
-    return BestInput([mask_of(h) for h in record.hands], mask_of(record.skat), record.declarer, record.bid)
-
-
-def read_best_deal(arg: str) -> BestInput:
-    """Read DEAL (see the module docstring) into a :class:`BestInput`.
-
-    Raises :class:`~skatdd.errors.SkatddError` subclasses whose messages
-    name the offending token; errors in a file also name the file.
-    """
-    raw, path = read_source(arg)
-    try:
-        text = "\n".join(line for line in raw.splitlines() if line.strip() and not line.lstrip().startswith("#"))
-        text = text.strip()
-        if not text:
-            raise DealFormatError(
-                "the deal is empty: expected four groups of cards separated by '/', a JSON object or an ISS record"
-            )
-        if text.startswith("{"):
-            return _from_json(text)
-        if text.startswith("(;"):
-            return _from_iss(text)
-        if path is None and len(re.split(r"[/|]", text)) < 4 and not any(ch.isspace() for ch in text):
-            raise DealFormatError(
-                f"{text[:60]!r} is neither a file nor a deal: expected a path, a JSON object, an ISS record, "
-                "or four groups of cards separated by '/' (forehand / middlehand / rearhand / skat)"
-            )
-        hands, skat = parse_deal_text(" ".join(text.splitlines()))
-        return BestInput([mask_of(h) for h in hands], mask_of(skat))
-    except SkatddError as exc:
-        if path is None:
-            raise
-        raise type(exc)(f"{path}: {exc}") from None
+__all__ = ["command", "report_lines"]
 
 
 # ---------------------------------------------------------------------------
@@ -178,7 +70,7 @@ def _result(opt: Option) -> str:
     if opt.game.is_null:
         return "lost"
     assert opt.value is not None
-    reached = opt.value >= 61 and ("schneider" not in opt.announce or opt.value >= 90) and (
+    reached = opt.value >= WIN_POINTS and ("schneider" not in opt.announce or opt.value >= SCHNEIDER_POINTS) and (
         "schwarz" not in opt.announce or opt.schwarz == "declarer")
     return "overbid" if reached else "lost"
 
@@ -224,17 +116,17 @@ def _best_sentence(report: SeatReport) -> str:
     return f"Best for {SEAT_NAMES[report.declarer]}: {what}: {result}, score {_signed(b.score)}"
 
 
-def report_lines(report: SeatReport, deal: BestInput) -> list[str]:
-    """The readable report of one seat, one string per line."""
+def report_lines(report: SeatReport, hands: list[Mask], skat: Mask) -> list[str]:
+    """The readable report of one seat for the deal *hands* / *skat* (as dealt), one string per line."""
     seat = report.declarer
-    title = f"{SEAT_NAMES[seat].capitalize()} declares (hand {format_hand(deal.hands[seat])}, skat {format_hand(deal.skat)})"
+    title = f"{SEAT_NAMES[seat].capitalize()} declares (hand {format_hand(hands[seat])}, skat {format_hand(skat)})"
     if report.bid is not None:
         title += f", bid {report.bid}"
     out = [title, ""]
     out += _table(report)
     out += ["", _best_sentence(report)]
     if report.best.line:
-        pos = option_position(report.best, deal.hands, deal.skat, seat)
+        pos = option_position(report.best, hands, skat, seat)
         out.append("Line of play:" if not report.best.game.is_null or report.best.declarer_wins
                    else "Line of play (to the trick the declarer is forced to take):")
         out += line_lines(pos, report.best.line)
@@ -242,9 +134,9 @@ def report_lines(report: SeatReport, deal: BestInput) -> list[str]:
     return out
 
 
-def _deal_line(deal: BestInput) -> str:
-    groups = [f"{SEAT_NAMES[s]} {format_hand(deal.hands[s])}" for s in range(3)]
-    return "Deal: " + " / ".join(groups) + f" / skat {format_hand(deal.skat)}"
+def _deal_line(hands: list[Mask], skat: Mask) -> str:
+    groups = [f"{SEAT_NAMES[s]} {format_hand(hands[s])}" for s in range(3)]
+    return "Deal: " + " / ".join(groups) + f" / skat {format_hand(skat)}"
 
 
 def _summary(reports: list[SeatReport]) -> list[str]:
@@ -262,20 +154,6 @@ def _summary(reports: list[SeatReport]) -> list[str]:
 # The command
 
 
-def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int, all_lines: bool,
-         progress: Callable[[int, int], None] | None) -> list[SeatReport]:
-    """:func:`best_contracts` for each seat with one shared solver; *progress* spans every seat."""
-    solver = Solver(tt_mb=tt_mb)
-    reports = []
-    for k, seat in enumerate(seats):
-        def seat_progress(done: int, total: int, k: int = k) -> None:
-            if progress is not None:
-                progress(k * total + done, len(seats) * total)
-        reports.append(best_contracts(deal.hands, deal.skat, seat, bid=bid, solver=solver, all_lines=all_lines,
-                                      progress=seat_progress if progress is not None else None))
-    return reports
-
-
 @click.command("best")
 @click.argument("deal")
 @click.option("--declarer", type=SEAT,
@@ -285,50 +163,60 @@ def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int, all_lin
               help="The bid: applies the overbid rule and leaves out nulls below it (default: the deal's bid).")
 @click.option("--all-lines", is_flag=True,
               help="Give every option its line of play, not only the best (slower).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="For a file of records: worker processes, one solver each [default: every core].")
 @json_option
 @tt_option
-def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, as_json: bool, tt_mb: int) -> None:
+def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, jobs: int | None, as_json: bool,
+            tt_mb: int) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.
 
     DEAL is deal text whose fourth group is the skat as dealt
     (forehand / middlehand / rearhand / skat), a file holding one, a JSON
-    object with hands and skat, or an ISS game record.
+    object with hands and skat, or an ISS game record; or a file ('-':
+    stdin) of many ISS records or JSON deals, one per line, which prints
+    one JSON line per record in input order (see --jobs).
 
     \b
     Examples:
       skatdd best "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ" --declarer F
       skatdd best examples/deal.txt --bid 23 --json
+      skatdd best archive.iss --jobs 2 > best.jsonl
     """
-    with input_errors():
-        data = read_best_deal(deal)
-    seat = declarer if declarer is not None else data.declarer
-    the_bid = bid if bid is not None else data.bid
-    seats = [seat] if seat is not None else [0, 1, 2]
+    with input_errors(), open_games(deal, "DEAL") as games:
+        if games.lines is not None:
+            workers = min(jobs or default_jobs(), games.total or default_jobs())
+            lines = games.lines
+            stream_results(lambda emit: best_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, declarer=declarer,
+                                                   bid=bid, all_lines=all_lines, emit=emit),
+                           games.total, what="records could not be analysed")
+            return
+        assert games.text is not None
+        found = parse_input(games.text, path=games.path)
+        hands, skat = found.require_dealt()
+        solver = Solver(tt_mb=tt_mb)
+        if sys.stderr.isatty():
+            with click.progressbar(length=1000, label="Searching", file=sys.stderr, show_eta=True) as bar:
+                shown = 0
 
-    stderr = sys.stderr
-    if stderr.isatty():
-        with click.progressbar(length=1000, label="Searching", file=stderr, show_eta=True) as bar:
-            state = {"shown": 0}
+                def progress(done: int, total: int) -> None:
+                    nonlocal shown
+                    target = done * 1000 // max(total, 1)
+                    if target > shown:
+                        bar.update(target - shown)
+                        shown = target
 
-            def progress(done: int, total: int) -> None:
-                target = done * 1000 // max(total, 1)
-                if target > state["shown"]:
-                    bar.update(target - state["shown"])
-                    state["shown"] = target
-
-            reports = _run(data, seats, the_bid, tt_mb, all_lines, progress)
-    else:
-        reports = _run(data, seats, the_bid, tt_mb, all_lines, None)
+                reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines,
+                                         progress=progress)
+        else:
+            reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines)
 
     if as_json:
-        if seat is not None:
-            emit_json(reports[0].to_json())
-        else:
-            emit_json({"seats": [r.to_json() for r in reports]})
+        emit_json(best_record(found, reports, one_seat=len(reports) == 1))
         return
-    out = [_deal_line(data), ""]
+    out = [_deal_line(hands, skat), ""]
     for r in reports:
-        out += report_lines(r, data) + [""]
+        out += report_lines(r, hands, skat) + [""]
     if len(reports) > 1:
         out += _summary(reports)
     click.echo("\n".join(out).rstrip("\n"))

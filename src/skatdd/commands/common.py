@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+import os
+import sys
+import threading
+from typing import Any, Callable, TypeVar
 
 import click
 
 from ..errors import SkatddError
+from ..memory import check_table_mib
 from ..rules import parse_game, parse_seat
 
 
@@ -15,10 +19,20 @@ def json_option(func: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a readable report.")(func)
 
 
+def check_tt_mb(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """Click callback of every ``--tt-mb``: the size must fit in the memory available (:mod:`skatdd.memory`)."""
+    if value is None:
+        return None
+    try:
+        return check_table_mib(value)
+    except SkatddError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--tt-mb "), ctx=ctx, param=param) from None
+
+
 def tt_option(func: Callable) -> Callable:
     """``--tt-mb N``: transposition table size per worker."""
     return click.option(
-        "--tt-mb", type=click.IntRange(1, 65536), default=128, show_default=True,
+        "--tt-mb", type=click.IntRange(1, 65536), default=128, show_default=True, callback=check_tt_mb,
         help="Transposition table size in MiB (per worker).",
     )(func)
 
@@ -58,3 +72,40 @@ SEAT = SeatType()
 def emit_json(obj: Any) -> None:
     """Print *obj* as one line of JSON."""
     click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+T = TypeVar("T")
+
+
+def run_interruptibly(work: Callable[[], T]) -> T:
+    """Run *work* in a worker thread so that Ctrl-C stops the command at once, not when *work* returns.
+
+    Python handles a signal only in the main thread and only between
+    bytecodes; a long engine call that releases the GIL (the null-ouvert
+    searches do) would leave Ctrl-C unanswered until it returns.  Here the
+    main thread just waits, in short steps, and on Ctrl-C prints
+    ``Interrupted.`` and ends the process with status 130 at once: nothing
+    has been written yet, and the thread, still inside the engine, cannot
+    be stopped any other way.  Exceptions of *work* are re-raised here.
+    """
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed to the main thread below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="skatdd-work", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.stderr.flush()
+        os._exit(130)
+    if "error" in outcome:
+        raise outcome["error"]
+    result: T = outcome["value"]
+    return result

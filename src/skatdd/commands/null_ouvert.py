@@ -20,7 +20,7 @@ from ..cards import Card, card_symbol, display_sorted, cards_of
 from ..errors import SkatddError
 from ..nullouvert import NullOuvertResult, World, analyse
 from ..rules import SEAT_NAMES
-from .common import emit_json, json_option
+from .common import check_tt_mb, emit_json, json_option, run_interruptibly
 
 __all__ = ["command", "result_lines"]
 
@@ -104,13 +104,13 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
 @click.option("--declarer", "declarer", required=True, metavar="SEAT", help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
 @json_option
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=None,
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
               help="Double-dummy table size in MiB (the honest-search memo gets half)  "
                    "[default: 32 with --skat, 256 without].")
 def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int | None) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     try:
-        result = analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb)
+        result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb))
     except SkatddError as exc:
         raise _InputError(" ".join(str(exc).split())) from None
     if as_json:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from ..cards import mask_of, parse_cards
-from ..rules import Game
+from ..rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from ..scoring import ANNOUNCEMENTS, BASE_VALUES, MIN_BID, Declaration, Score, matadors as count_matadors, score_game
 from .common import GAME, emit_json, json_option
 
@@ -43,12 +43,12 @@ def _result_line(decl: Declaration, score: Score, points: int | None, tricks: in
                 f"overbid: game value {score.game_value} is below the bid {bid}, "
                 f"charged {charged} = {charged // base} x {base}"
             )
-        elif points < 61:
-            reason = "61 points needed"
+        elif points < WIN_POINTS:
+            reason = f"{WIN_POINTS} points needed"
         elif decl.schwarz and tricks != 10:
             reason = ("ouvert" if decl.ouvert else "schwarz announced") + ": every trick needed"
         else:
-            reason = "schneider announced: 90 points needed"
+            reason = f"schneider announced: {SCHNEIDER_POINTS} points needed"
         text = f"lost with {played} ({reason})"
     # Schwarz implies schneider for the same party (no trick leaves at most 22 points).
     for party, loser in (("declarer", "defenders are"), ("defenders", "declarer is")):

@@ -1,7 +1,7 @@
 """``skatdd solve``: the double-dummy result of one deal or position (interface.md).
 
 DEAL is deal text, a path to a file holding a deal, a JSON position object
-or an ISS game record (read by :func:`skatdd.deal.load_deal`).  The
+or an ISS game record (read by :func:`skatdd.readers.read_input`).  The
 position solved is:
 
 * deal text: the deal before the first card, forehand to lead;
@@ -28,13 +28,13 @@ from typing import Iterator
 import click
 
 from ..cards import card_symbol, display_sorted, parse_cards, split_card_tokens
-from ..deal import GameSpec, load_deal
-from ..errors import IllegalPlayError, InvalidCardError, SkatddError
-from ..iss import looks_like_iss
+from ..errors import InvalidCardError, SkatddError, quote
 from ..position import Position
+from ..readers import read_input
 from ..report import line_lines, position_lines
-from ..rules import SEAT_NAMES, Game
-from ..solve import MODES, SCHNEIDER, WIN, SolveResult, Solver
+from ..rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
+from ..solve import MODES, SolveResult, Solver
+from ..spec import GameSpec, replay_cards
 from .common import GAME, SEAT, emit_json, json_option, tt_option
 
 __all__ = ["command", "InputError", "input_errors", "solve_position", "apply_played", "result_lines"]
@@ -60,19 +60,6 @@ def input_errors() -> Iterator[None]:
         raise InputError(" ".join(str(exc).split())) from None
 
 
-def _is_iss(arg: str) -> bool:
-    """True when *arg* is, or names a file holding, an ISS game record."""
-    if looks_like_iss(arg):
-        return True
-    try:
-        with open(arg, encoding="utf-8-sig") as fh:
-            head = fh.read(4096)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    lines = [line for line in head.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return bool(lines) and looks_like_iss(lines[0])
-
-
 def apply_played(pos: Position, played: str) -> Position:
     """Play the cards of *played* (a card string) on *pos* in place and return it.
 
@@ -88,17 +75,7 @@ def apply_played(pos: Position, played: str) -> Position:
         cards = parse_cards(tokens, what="--played")
     except InvalidCardError as exc:
         raise InvalidCardError(f"--played: {exc}") from None
-    for i, (token, card) in enumerate(zip(tokens, cards), start=1):
-        where = f"--played card {i} {token!r}"
-        if pos.is_over():
-            why = "the null declarer has already taken a trick" if pos.game.is_null and pos.declarer_tricks else (
-                "every card has been played")
-            raise IllegalPlayError(f"{where} comes after the end of the game: {why}")
-        try:
-            pos.play(card)
-        except IllegalPlayError as exc:
-            raise IllegalPlayError(f"{where}: {exc}") from None
-    return pos
+    return replay_cards(pos, cards, where=lambda i, _card: f"--played card {i + 1} {quote(tokens[i])}")
 
 
 def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int | None,
@@ -108,8 +85,9 @@ def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int |
     Raises :class:`~skatdd.errors.SkatddError` subclasses for bad input.
     """
     the_game, ouvert = game if game is not None else (None, False)
-    spec = load_deal(deal, game=the_game, ouvert=ouvert, declarer=declarer)
-    pos = spec.start_position() if _is_iss(deal) else spec.position()
+    found = read_input(deal, game=the_game, ouvert=ouvert, declarer=declarer)
+    spec = found.require_spec()
+    pos = spec.start_position() if found.kind == "iss" else spec.position()
     if played:
         apply_played(pos, played)
     return spec, pos
@@ -123,8 +101,8 @@ def _verdict(result: SolveResult, pos: Position) -> str:
         return "Result: the declarer loses: the defenders can force a trick on him"
     if result.value is None:
         if result.declarer_wins:
-            return f"Result: the declarer wins: he reaches {WIN} card points"
-        return f"Result: the declarer loses: he cannot reach {WIN} card points"
+            return f"Result: the declarer wins: he reaches {WIN_POINTS} card points"
+        return f"Result: the declarer loses: he cannot reach {WIN_POINTS} card points"
     parts = []
     if pos.declarer_points:
         parts.append(f"{pos.declarer_points} already won")
@@ -133,9 +111,9 @@ def _verdict(result: SolveResult, pos: Position) -> str:
     detail = f" ({', '.join(parts)})" if parts else ""
     text = f"Value: {result.value} card points for the declarer{detail}: "
     text += "the declarer wins" if result.declarer_wins else "the declarer loses"
-    if result.value >= SCHNEIDER:
+    if result.value >= SCHNEIDER_POINTS:
         text += ", the defenders are schneider"
-    elif result.value <= 30:
+    elif result.value <= SCHNEIDERED_POINTS:
         text += ", the declarer is schneider"
     return text
 
