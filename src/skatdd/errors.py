@@ -45,3 +45,7 @@ class ISSFormatError(SkatddError):
 
 class ScoringError(SkatddError):
     """A declaration cannot be scored (schneider announced without hand, null below the bid...)."""
+
+
+class OutputError(SkatddError):
+    """An output file or folder cannot be written (a report page, its folder)."""

@@ -38,7 +38,7 @@ from ..report import format_hand, line_lines
 from ..rules import SEAT_NAMES, parse_seat
 from ..scoring import MIN_BID
 from ..solve import Solver
-from .common import SEAT, emit_json, json_option, tt_option
+from .common import SEAT, emit_json, html_option, json_option, tt_option
 from .solve import input_errors
 
 __all__ = ["BestInput", "command", "read_best_deal", "report_lines"]
@@ -287,7 +287,9 @@ def _run(deal: BestInput, seats: list[int], bid: int | None, tt_mb: int, all_lin
               help="Give every option its line of play, not only the best (slower).")
 @json_option
 @tt_option
-def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, as_json: bool, tt_mb: int) -> None:
+@html_option
+def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, as_json: bool, tt_mb: int,
+            html: str | None, four_colour: bool) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.
 
     DEAL is deal text whose fourth group is the skat as dealt
@@ -298,6 +300,7 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, a
     Examples:
       skatdd best "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ" --declarer F
       skatdd best examples/deal.txt --bid 23 --json
+      skatdd best examples/deal.txt --declarer M --html best.html
     """
     with input_errors():
         data = read_best_deal(deal)
@@ -320,6 +323,11 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, a
     else:
         reports = _run(data, seats, the_bid, tt_mb, all_lines, None)
 
+    if html is not None:
+        from ..html import best_page, write_text  # here: Jinja2 is loaded only when a page is asked for
+
+        write_text(html, best_page(reports, data.hands, data.skat, four_colour=four_colour))
+        click.echo(f"HTML report: {html}", err=True)
     if as_json:
         if seat is not None:
             emit_json(reports[0].to_json())

@@ -58,3 +58,11 @@ SEAT = SeatType()
 def emit_json(obj: Any) -> None:
     """Print *obj* as one line of JSON."""
     click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`)."""
+    func = click.option("--four-colour", is_flag=True,
+                        help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
+    return click.option("--html", "html", metavar="PATH", default=None,
+                        help="Also write a self-contained HTML report to PATH (a folder for a file of games).")(func)
