@@ -38,7 +38,7 @@ diamonds orange), each with a text alternative such as "10 of hearts".
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +211,19 @@ def series_of(analysis: dict[str, Any]) -> list[Series]:
     return [dd, Series("sd", "single-dummy", sd_values, costs, mistakes)]
 
 
+def _line_points(values: Sequence[float | None], x: Callable[[int], float], y: Callable[[float], float], *,
+                 steps: bool) -> list[tuple[float, float]]:
+    """The polyline through the known values; *steps*: a staircase (the value changes at a card, null's 0/1)."""
+    out: list[tuple[float, float]] = []
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        if steps and out:
+            out.append((x(i), out[-1][1]))
+        out.append((x(i), y(v)))
+    return out
+
+
 # Chart geometry (SVG user units).
 _W, _H = 640, 300
 _LEFT, _RIGHT, _TOP, _BOTTOM = 44, 12, 12, 30
@@ -221,7 +234,8 @@ def chart(series: Sequence[Series], plays: Sequence[dict[str, Any]], *, null: bo
     """The SVG chart's geometry: axes, guide lines, one polyline and its marks per series.
 
     The x axis runs over the 30 cards of a game (0 the start); the y axis
-    over 0..120 card points, or 0..1 in null (the declarer's winning chance).
+    over 0..120 card points, or 0..1 in null (the declarer's winning chance,
+    drawn as steps: the value changes at a card).
     Each mark carries the viewer step it jumps to (the card's number, from 1)
     and a text alternative.
     """
@@ -241,7 +255,7 @@ def chart(series: Sequence[Series], plays: Sequence[dict[str, Any]], *, null: bo
         guides = [{"y": y(v), "label": str(v)} for v in (120, 90, 61, 30, 0)]
     lines = []
     for s in series:
-        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(s.values) if v is not None)
+        points = " ".join(f"{px},{py}" for px, py in _line_points(s.values, x, y, steps=null))
         marks = []
         for i, play in enumerate(plays):
             value = s.values[i + 1]
