@@ -163,7 +163,7 @@ def test_cli_one_game(tmp_path: Path) -> None:
 
 def test_cli_file_of_games(tmp_path: Path) -> None:
     games = tmp_path / "games.txt"
-    lines = FIXTURES.read_text().splitlines()[:5] + ["(;GM[Skat]ID[broken]MV[w XX.YY];)"]
+    lines = [*FIXTURES.read_text().splitlines()[:5], "(;GM[Skat]ID[broken]MV[w XX.YY];)"]
     games.write_text("\n".join(lines) + "\n")
     folder = tmp_path / "pages"
     proc = run("analyse", str(games), "--no-review", "--jobs", "2", "--html", str(folder))
