@@ -24,7 +24,7 @@ from html_cases import null_game_json, with_single_dummy
 from skatdd.analyse import analyse_text
 from skatdd.cards import card_name, parse_card
 from skatdd.html import GameFacts, game_page
-from skatdd.html.archive import page_name
+from skatdd.html.archive import ArchivePages, page_name
 from skatdd.html.render import card_label, chart, play_steps, series_of
 from skatdd.iss import parse_iss
 from skatdd.solve import Solver
@@ -163,13 +163,13 @@ def test_cli_one_game(tmp_path: Path) -> None:
 
 def test_cli_file_of_games(tmp_path: Path) -> None:
     games = tmp_path / "games.txt"
-    lines = [*FIXTURES.read_text().splitlines()[:5], "(;GM[Skat]ID[broken]MV[w XX.YY];)"]
+    lines = [*FIXTURES.read_text().splitlines()[:5], "(;GM[Skat]ID[broken]MV[w XX.YY];)", null_game_json()]
     games.write_text("\n".join(lines) + "\n")
     folder = tmp_path / "pages"
     proc = run("analyse", str(games), "--no-review", "--jobs", "2", "--html", str(folder))
     assert proc.returncode == 2  # the bad record, after everything else
     records = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert len(records) == 6
+    assert len(records) == 7 and records[-1]["id"] == "null-demo"  # a JSON game gets its page too
     index = (folder / "index.html").read_text()
     for number, record in enumerate(records, start=1):
         row = re.search(rf'<tr class="status-(\w+)" data-line="{number}">', index)
@@ -208,3 +208,14 @@ def test_cli_unwritable_path_exits_2(tmp_path: Path) -> None:
     games.write_text("\n".join(FIXTURES.read_text().splitlines()[:2]) + "\n")
     proc = run("analyse", str(games), "--no-review", "--html", str(blocker))
     assert proc.returncode == 2 and "cannot create the HTML folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_index_is_written_when_interrupted(tmp_path: Path) -> None:
+    analysis = analyse_text(EXAMPLE.read_text(), solver=Solver(tt_mb=16), review=False)
+    with pytest.raises(KeyboardInterrupt), ArchivePages(tmp_path / "out") as pages:
+        pages.add_analysis(analysis, line=3)
+        raise KeyboardInterrupt
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert 'data-line="3"' in index and 'href="line-3-8650652.html"' in index
+    assert (tmp_path / "out" / "line-3-8650652.html").exists()
+    assert not list((tmp_path / "out").glob("*.part"))
