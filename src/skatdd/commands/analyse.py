@@ -43,7 +43,7 @@ from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
 from .batch import stream_results
-from .common import emit_json, json_option, tt_option
+from .common import emit_json, html_option, json_option, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command", "analysis_lines"]
@@ -278,10 +278,18 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
-          review: bool) -> None:
+          review: bool, html: str | None = None, four_colour: bool = False, source: str = "") -> None:
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
+    if html is not None:
+        from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
+
+        with ArchivePages(html, source=source, four_colour=four_colour) as pages:  # index.html even on Ctrl-C
+            stream_results(lambda emit: analyse_lines(pages.lines(lines), jobs=max(workers, 1), tt_mb=tt_mb,
+                                                      review=review, emit=pages.emitter(emit)),
+                           total, what="games could not be analysed")
+        return
     stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit),
                    total, what="games could not be analysed")
 
@@ -294,7 +302,9 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
 @json_option
 @tt_option
-def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int) -> None:
+@html_option
+def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int, html: str | None,
+            four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -311,6 +321,8 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
       skatdd analyse examples/game.iss
       skatdd analyse examples/game.iss --json --no-review
       skatdd analyse archive.iss --jobs 2 > analyses.jsonl
+      skatdd analyse examples/game.iss --html game.html
+      skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
     with input_errors(), open_games(game) as games:
@@ -318,13 +330,18 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
             assert games.text is not None
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
-            _print(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), as_json)
+            _print(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), as_json, html, four_colour)
             return
-        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review)
+        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, html=html,
+              four_colour=four_colour, source=games.path or "stdin")
 
 
-def _print(analysis: GameAnalysis, as_json: bool) -> None:
+def _print(analysis: GameAnalysis, as_json: bool, html: str | None = None, four_colour: bool = False) -> None:
     if as_json:
         emit_json(analysis.to_json())
     else:
         click.echo("\n".join(analysis_lines(analysis)))
+    if html is not None:
+        from ..html import write_game_page  # here: Jinja2 is loaded only when a page is asked for
+
+        click.echo(f"HTML report: {write_game_page(analysis, html, four_colour=four_colour)}", err=True)

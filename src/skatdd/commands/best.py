@@ -42,8 +42,8 @@ from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..scoring import MIN_BID
 from ..solve import Solver
 from .batch import stream_results
-from .common import SEAT, emit_json, json_option, tt_option
-from .solve import input_errors
+from .common import SEAT, emit_json, html_option, json_option, tt_option
+from .solve import InputError, input_errors
 
 __all__ = ["command", "report_lines"]
 
@@ -167,8 +167,9 @@ def _summary(reports: list[SeatReport]) -> list[str]:
               help="For a file of records: worker processes, one solver each [default: every core].")
 @json_option
 @tt_option
+@html_option
 def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, jobs: int | None, as_json: bool,
-            tt_mb: int) -> None:
+            tt_mb: int, html: str | None, four_colour: bool) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.
 
     DEAL is deal text whose fourth group is the skat as dealt
@@ -182,9 +183,12 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
       skatdd best "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ" --declarer F
       skatdd best examples/deal.txt --bid 23 --json
       skatdd best archive.iss --jobs 2 > best.jsonl
+      skatdd best examples/deal.txt --declarer M --html best.html
     """
     with input_errors(), open_games(deal, "DEAL") as games:
         if games.lines is not None:
+            if html is not None:
+                raise InputError("--html takes one deal; for a file of records use 'skatdd analyse FILE --html DIR'")
             workers = min(jobs or default_jobs(), games.total or default_jobs())
             lines = games.lines
             stream_results(lambda emit: best_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, declarer=declarer,
@@ -211,6 +215,11 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
         else:
             reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines)
 
+    if html is not None:
+        from ..html import best_page, write_text  # here: Jinja2 is loaded only when a page is asked for
+
+        write_text(html, best_page(reports, hands, skat, four_colour=four_colour))
+        click.echo(f"HTML report: {html}", err=True)
     if as_json:
         emit_json(best_record(found, reports, one_seat=len(reports) == 1))
         return

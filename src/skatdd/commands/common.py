@@ -109,3 +109,11 @@ def run_interruptibly(work: Callable[[], T]) -> T:
         raise outcome["error"]
     result: T = outcome["value"]
     return result
+
+
+def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`)."""
+    func = click.option("--four-colour", is_flag=True,
+                        help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
+    return click.option("--html", "html", metavar="PATH", default=None,
+                        help="Also write a self-contained HTML report to PATH (a folder for a file of games).")(func)
