@@ -103,7 +103,7 @@ import functools
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 from .batch import INPUT_ERROR, INTERNAL_ERROR, BatchSummary, LineOutcome, line_text, run_lines
 from .best import SeatReport, best_contracts
@@ -115,6 +115,9 @@ from .position import Position
 from .rules import Game, follow_group, group_mask, power
 from .scoring import Declaration, matadors as count_matadors, score_game
 from .solve import Solver
+
+if TYPE_CHECKING:
+    from .advise import SingleDummyGame
 
 __all__ = [
     "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
@@ -308,6 +311,9 @@ class GameAnalysis:
         discard: the declarer's discard (picked-up games), else ``None``.
         source: ``'iss'`` or ``'json'``.
         nodes, seconds: search effort for the whole analysis, review included.
+        single_dummy: every card judged from its player's view
+            (:func:`skatdd.advise.single_dummy_game`), or ``None``; when set,
+            :meth:`to_json` adds its ``sd_*`` fields.
     """
 
     id: Any
@@ -329,6 +335,7 @@ class GameAnalysis:
     source: str = "json"
     nodes: int = 0
     seconds: float = 0.0
+    single_dummy: SingleDummyGame | None = None
 
     @property
     def game(self) -> Game:
@@ -348,7 +355,7 @@ class GameAnalysis:
         if self.ending is not None:
             kind, seat, awarded = self.ending
             ending = {"kind": kind, "seat": seat, "awarded": awarded}
-        return {
+        out = {
             "id": self.id,
             "game": self.game.label,
             "declarer": self.declarer,
@@ -366,6 +373,9 @@ class GameAnalysis:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.single_dummy is not None:
+            self.single_dummy.add_to(out)
+        return out
 
 
 # --------------------------------------------------------------------------- card by card
@@ -770,9 +780,14 @@ def _ident(text: str) -> Any:
         return None
 
 
-def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True) -> LineOutcome:
+def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True, worlds: int | None = None,
+                 seed: int = 1) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
+    With *worlds*, every card is also judged single-dummy
+    (:func:`skatdd.advise.judge_analysis`, with the same *solver*; each
+    game's worlds come from its own ``random.Random(seed)``, so a game gets
+    the same numbers alone or in a file, whatever the number of workers).
     The record is :meth:`GameAnalysis.to_json` for an analysed game,
     ``{"line", "id", "skipped"}`` (kind ``ok``) for an ISS record in which no
     game was played, ``{"line", "id", "error"}`` of kind ``input`` for bad
@@ -794,6 +809,10 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
             analysis = analyse_iss(record, solver=solver, review=review)
         else:
             analysis = analyse_text(text, solver=solver, review=review)
+        if worlds is not None:
+            from .advise import WorldRunner, judge_analysis
+
+            judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver))
     except SkatddError as exc:
         return _error(line, ident, str(exc), INPUT_ERROR)
     except Exception as exc:  # a bug must not cost the other lines their results
@@ -802,10 +821,11 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
-                  emit: Callable[[LineOutcome], None]) -> BatchSummary:
+                  emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
-    Each line is an ISS record or a JSON deal object (:func:`analyse_line`).
+    Each line is an ISS record or a JSON deal object (:func:`analyse_line`,
+    single-dummy too with *worlds* and *seed*).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, one Solver (of *tt_mb* MiB) each.  *emit* gets each
     record as soon as it and every earlier one are done.  Returns the
@@ -813,5 +833,5 @@ def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
-    return run_lines(items, handler=functools.partial(analyse_line, review=review), jobs=jobs, tt_mb=tt_mb,
-                     emit=emit)
+    return run_lines(items, handler=functools.partial(analyse_line, review=review, worlds=worlds, seed=seed),
+                     jobs=jobs, tt_mb=tt_mb, emit=emit)

@@ -35,6 +35,7 @@ from typing import IO, Iterable, Iterator
 
 import click
 
+from ..advise import WorldRunner, judge_analysis
 from ..analyse import GameAnalysis, analyse_lines, analyse_text
 from ..batch import default_jobs
 from ..cards import CARD_POINTS, card_symbol
@@ -43,6 +44,7 @@ from ..position import Position
 from ..report import card_list, position_lines
 from ..rules import SEAT_NAMES
 from ..solve import Solver
+from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
 from .batch import stream_results
 from .common import emit_json, json_option, tt_option
 from .solve import InputError
@@ -121,7 +123,10 @@ def _header(analysis: GameAnalysis) -> list[str]:
 def _table(analysis: GameAnalysis) -> list[str]:
     """One row per card, one line after each completed trick."""
     null = analysis.game.is_null
-    out = [f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"]
+    head = f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"
+    if analysis.single_dummy is not None:
+        head += "    " + sd_header(null)
+    out = [head]
     pos: Position = analysis.start.copy()
     for play in analysis.plays:
         mark = ""
@@ -131,7 +136,9 @@ def _table(analysis: GameAnalysis) -> list[str]:
         row = (f"  {play.index + 1:>4} {trick}  {_seat(play.seat, analysis):<{_W}} {card_symbol(play.card):<4} "
                f"{_value_text(analysis, play.value_before):>6} {_value_text(analysis, play.value_after):>6} "
                f"{play.cost:>5} {mark:<2}")
-        if play.cost:
+        if analysis.single_dummy is not None:
+            row += " " + sd_cells(analysis.single_dummy, play)
+        elif play.cost:
             row += f"  best: {card_list(play.best)}"
         out.append(row.rstrip())
         trick_cards = pos.trick + [play.card]
@@ -254,6 +261,8 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     costs = ", ".join(f"{_who(s, analysis)} {analysis.costs[s]}" for s in range(3))
     out.append(f"Cost per player ({unit}): {costs}")
     out.append(_stake_text(analysis))
+    if analysis.single_dummy is not None:
+        out.extend(sd_summary_lines(analysis))
     out.extend(_ending_lines(analysis))
     review = _review_lines(analysis)
     if review:
@@ -263,6 +272,9 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
     if analysis.review is not None:
         timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    if analysis.single_dummy is not None:
+        sd = analysis.single_dummy
+        timing += f"   single-dummy: nodes {sd.nodes:,}, time {sd.seconds:.2f} s"
     out.append(timing)
     return out
 
@@ -305,23 +317,41 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
-          review: bool) -> None:
+          review: bool, worlds: int | None = None, seed: int = 1) -> None:
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
-    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit),
+    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit,
+                                              worlds=worlds, seed=seed),
                    total, what="games could not be analysed")
+
+
+def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int) -> GameAnalysis:
+    """With ``--worlds``: judge every card single-dummy on *jobs* workers, a progress bar on a terminal."""
+    if worlds is None:
+        return analysis
+    progress = terminal_progress("single-dummy")
+    runner = WorldRunner(jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
+    try:
+        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 @click.command("analyse")
 @click.argument("game", metavar="GAME")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="For a file of games: worker processes, one solver each [default: every core].")
+              help="For a file of games: worker processes, one solver each; for one game with --worlds: "
+                   "workers solving its worlds [default: every core].")
 @click.option("--no-review", is_flag=True,
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+@worlds_option(None)
+@seed_option
 @json_option
 @tt_option
-def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int) -> None:
+def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, as_json: bool,
+            tt_mb: int) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -334,8 +364,15 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
     cost, the first decisive card, a claim's verdict and the contract review.
 
     \b
+    With --worlds N every card is also judged single-dummy, from what its
+    player could see (as 'skatdd advise'): its win chance and mean points
+    over N worlds (--seed), the best cards and what it gave away against
+    them; the worlds of one game are solved on --jobs workers.
+
+    \b
     Examples:
       skatdd analyse examples/game.iss
+      skatdd analyse examples/game.iss --worlds 100 --no-review
       skatdd analyse examples/game.iss --json --no-review
       skatdd analyse archive.iss --jobs 2 > analyses.jsonl
     """
@@ -344,7 +381,7 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
         stream: IO[bytes] = click.get_binary_stream("stdin")
         path = None
     elif game.lstrip().startswith(("(;", "{")):
-        analysis = _single(game, tt_mb=tt_mb, review=review, where=None)
+        analysis = _judge(_single(game, tt_mb=tt_mb, review=review, where=None), worlds, seed, jobs, tt_mb)
         _print(analysis, as_json)
         return
     elif os.path.isfile(game):
@@ -367,14 +404,15 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 raise InputError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
-            analysis = _single(text, tt_mb=tt_mb, review=review, where=path)
+            analysis = _judge(_single(text, tt_mb=tt_mb, review=review, where=path), worlds, seed, jobs, tt_mb)
             _print(analysis, as_json)
             return
         total = None
         if path is not None:
             with open(path, "rb") as fh:
                 total = sum(1 for _ in _game_lines(fh))
-        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review)
+        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review, worlds=worlds,
+              seed=seed)
     finally:
         if path is not None:
             stream.close()
