@@ -189,21 +189,32 @@ class Chunk(NamedTuple):
         worlds = tuple(World((a, b, c), skat) for a, b, c, skat in obj["worlds"])
         return cls(obj["decision"], pos, WinRule(*obj["rule"]), worlds)
 
-    def solve(self, solver: Solver) -> list[dict[Card, tuple[int | None, bool]]]:
-        """Every world's :func:`card_results`, in order."""
-        return [card_results(solver, world_position(self.pos, world), self.rule) for world in self.worlds]
+    def solve(self, solver: Solver) -> tuple[list[dict[Card, tuple[int | None, bool]]], int]:
+        """Every world's :func:`card_results`, in order, and the nodes searched.
+
+        The table is emptied before each world: the worlds are unrelated
+        deals, and a table that stays small stays in cache (measured on the
+        first trick of six fixture games, 40 worlds each: 12-15% less CPU
+        time than keeping the entries).
+        """
+        results = []
+        nodes = 0
+        for world in self.worlds:
+            solver.clear()
+            results.append(card_results(solver, world_position(self.pos, world), self.rule))
+            nodes += solver.nodes
+        return results, nodes
 
 
 def _chunk_line(solver: Solver, line: int, raw: bytes | str) -> LineOutcome:
     """Worker side of :class:`WorldRunner`: solve one chunk given as JSON text."""
     text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     chunk = Chunk.from_text(text)
-    nodes = solver.nodes
-    results = chunk.solve(solver)
+    results, nodes = chunk.solve(solver)
     return LineOutcome(line, {
         "decision": chunk.decision,
         "results": [[[card, value, wins] for card, (value, wins) in world.items()] for world in results],
-        "nodes": solver.nodes - nodes,
+        "nodes": nodes,
     })
 
 
@@ -235,9 +246,9 @@ class WorldRunner:
             solver = self.solver if self.solver is not None else Solver(tt_mb=self.tt_mb)
             self.solver = solver
             for chunk in chunks:
-                nodes = solver.nodes
-                out.append(chunk.solve(solver))
-                self.nodes += solver.nodes - nodes
+                results, nodes = chunk.solve(solver)
+                out.append(results)
+                self.nodes += nodes
                 done += len(chunk.worlds)
                 if self.progress is not None:
                     self.progress(done, total)

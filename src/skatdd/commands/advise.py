@@ -126,6 +126,10 @@ def _view_lines(advice: Advice, pos: Position, declaration: Declaration) -> list
         skat = format_hand(view.known[SKAT]) if view.known[SKAT] else (
             "unknown (hand game)" if declaration.hand else "unknown")
         out.append(f"  {'skat':<16}{skat}")
+    done = completed_tricks(pos)
+    if done:
+        points = "" if pos.game.is_null else f" with {pos.declarer_points} card points"
+        out.append(f"  {'tricks so far':<16}declarer {pos.declarer_tricks}{points}, defenders {pos.defender_tricks}")
     voids = _voids(advice, pos.game)
     if voids:
         out.append(f"  {'shown void':<16}{voids}")
