@@ -370,13 +370,23 @@ class Advice:
         }
 
 
-def _plan(pos: Position, declaration: Declaration, n: int, rng: random.Random,
-          decision: int) -> tuple[View, int, bool, list[Chunk]]:
-    """The mover's view, its number of worlds, whether all are taken, and the chunks to solve."""
+class _Decision(NamedTuple):
+    """One decision to judge: its public state, the mover's view, how many worlds it has, and the work."""
+
+    public: Position  # who moves, the trick and the score; no hands
+    view: View
+    worlds: int       # consistent worlds, counted exactly
+    exact: bool       # all of them are solved
+    chunks: list[Chunk]
+
+
+def _plan(pos: Position, declaration: Declaration, n: int, rng: random.Random, decision: int) -> _Decision:
+    """Draw the worlds of the mover's view in *pos* (at most *n*, from *rng*) and cut them into chunks."""
     view = mover_view(pos, declaration)
-    worlds, exact = choose_worlds(view, n, rng)
-    total = len(worlds) if exact else count_worlds(view)
-    return view, total, exact, _chunks(decision, pos, WinRule.of(declaration), worlds)
+    drawn, exact = choose_worlds(view, n, rng)
+    public = world_position(pos, World((0, 0, 0), 0))
+    total = len(drawn) if exact else count_worlds(view)
+    return _Decision(public, view, total, exact, _chunks(decision, public, WinRule.of(declaration), drawn))
 
 
 def _check_playable(pos: Position) -> None:
@@ -401,15 +411,15 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     started = time.perf_counter()
     _check_playable(pos)
     runner = runner if runner is not None else WorldRunner()
-    view, total, exact, chunks = _plan(pos, declaration, worlds, random.Random(seed), 0)
+    plan = _plan(pos, declaration, worlds, random.Random(seed), 0)
     nodes = runner.nodes
-    results = [world for chunk in runner.run(chunks) for world in chunk]
+    results = [world for chunk in runner.run(plan.chunks) for world in chunk]
     cards = _tally(pos, results)
     mover_declares = pos.to_move == pos.declarer
     return Advice(
-        seat=pos.to_move, declarer=pos.declarer, worlds=total, evaluated=len(results), exact=exact, cards=cards,
-        best=best_cards(cards, mover_declares), seed=seed, view=view, nodes=runner.nodes - nodes,
-        seconds=time.perf_counter() - started,
+        seat=pos.to_move, declarer=pos.declarer, worlds=plan.worlds, evaluated=len(results), exact=plan.exact,
+        cards=cards, best=best_cards(cards, mover_declares), seed=seed, view=plan.view,
+        nodes=runner.nodes - nodes, seconds=time.perf_counter() - started,
     )
 
 
@@ -530,24 +540,19 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
     runner = runner if runner is not None else WorldRunner()
     rng = random.Random(seed)
     pos = start.copy()
-    rule = WinRule.of(declaration)
-    plans: list[tuple[Position, int, bool]] = []
-    chunks: list[Chunk] = []
+    plans: list[_Decision] = []
     for index, card in enumerate(cards):
-        view = mover_view(pos, declaration)
-        drawn, exact = choose_worlds(view, worlds, rng)
-        snapshot = world_position(pos, World((0, 0, 0), 0))  # the public state: who moves, the trick, the score
-        plans.append((snapshot, len(drawn) if exact else count_worlds(view), exact))
-        chunks.extend(_chunks(index, snapshot, rule, drawn))
+        plans.append(_plan(pos, declaration, worlds, rng, index))
         pos.play(card)
+    chunks = [chunk for plan in plans for chunk in plan.chunks]
     nodes = runner.nodes
     per_decision: list[list[dict[Card, tuple[int | None, bool]]]] = [[] for _ in plans]
     for chunk, results in zip(chunks, runner.run(chunks), strict=True):
         per_decision[chunk.decision].extend(results)
     plays = []
-    for index, (card, (snapshot, total, exact)) in enumerate(zip(cards, plans, strict=True)):
-        advice = _tally(snapshot, per_decision[index])
-        plays.append(_judge(index, snapshot, card, advice, total, exact))
+    for index, (card, plan) in enumerate(zip(cards, plans, strict=True)):
+        advice = _tally(plan.public, per_decision[index])
+        plays.append(_judge(index, plan.public, card, advice, plan.worlds, plan.exact))
     return SingleDummyGame(plays=plays, worlds=worlds, seed=seed, nodes=runner.nodes - nodes,
                            seconds=time.perf_counter() - started)
 

@@ -35,7 +35,7 @@ from ..rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
 from ..scoring import Declaration
 from ..worlds import SKAT
 from .common import GAME, SEAT, emit_json, json_option, tt_option
-from .solve import InputError, apply_played, input_errors, solve_position
+from .solve import apply_played, input_errors, solve_position
 
 __all__ = [
     "ProgressLine", "advice_lines", "command", "sd_cells", "sd_header", "sd_summary_lines", "seed_option",
@@ -301,8 +301,6 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
     """
     with input_errors():
         pos, declaration = _position(position, game_spec, declarer, played, after)
-        if pos.is_over():
-            raise InputError("the game is over in this position: no card is left to choose")
     progress = terminal_progress("advise")
     runner = WorldRunner(jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
     try:
