@@ -25,7 +25,10 @@ import argparse
 import os
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from skatdd.advise import WorldRunner, advise, judge_analysis
 from skatdd.analyse import analyse_iss
@@ -69,24 +72,31 @@ def _check(median: float, target: float, what: str) -> None:
         assert median <= target, f"{what}: median {median:.3f} s is above the {target} s target"
 
 
-def test_advise_first_trick_median(benchmark) -> None:
-    """The issue's measure: median over the fixtures of advise before the first card, 200 worlds, 2 jobs."""
-    def median() -> float:
-        return statistics.median(time_advise(game, 200, 2)[0] for game in GAMES)
+MEASURES = {
+    # name: (games, timer, target s): the issue's two measures, both with two workers
+    "advise first trick, 200 worlds": (GAMES, lambda game: time_advise(game, 200, 2), ADVISE_TARGET),
+    "analyse --worlds 100, full games": (FULL, lambda game: time_analyse(game, 100, 2), ANALYSE_TARGET),
+}
 
-    wall = benchmark.pedantic(median, rounds=1, iterations=1)
+
+@pytest.mark.parametrize("measure", list(MEASURES))
+def test_median_over_fixtures(benchmark, measure: str) -> None:
+    """The median wall time over the fixture games of one of the issue's measures."""
+    games, timer, target = MEASURES[measure]
+    wall = benchmark.pedantic(lambda: statistics.median(timer(game)[0] for game in games), rounds=1, iterations=1)
     benchmark.extra_info["median_wall_s"] = round(wall, 3)
-    _check(wall, ADVISE_TARGET, "advise, first trick, 200 worlds")
+    _check(wall, target, measure)
 
 
-def test_analyse_worlds_median(benchmark) -> None:
-    """Median over the full fixture games of analyse --worlds 100 with two workers."""
-    def median() -> float:
-        return statistics.median(time_analyse(game, 100, 2)[0] for game in FULL)
-
-    wall = benchmark.pedantic(median, rounds=1, iterations=1)
-    benchmark.extra_info["median_wall_s"] = round(wall, 3)
-    _check(wall, ANALYSE_TARGET, "analyse --worlds 100")
+def _report(title: str, games: list[IssGame], timer: Callable[[IssGame], tuple[float, float, int]]) -> None:
+    """Print *title*, then each game's wall time, CPU time of this process and nodes, then the median wall time."""
+    print(title)
+    walls = []
+    for game in games:
+        wall, cpu, nodes = timer(game)
+        walls.append(wall)
+        print(f"  {game.id:>8} {game.declaration!s:<32} {wall:>7.2f} s wall {cpu:>7.2f} s cpu (parent) {nodes:>13,} nodes")
+    print(f"  median {statistics.median(walls):.2f} s wall")
 
 
 def main() -> None:
@@ -98,25 +108,11 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}, jobs {args.jobs}")
     if args.only != "analyse":
-        print(f"advise before the first card, {args.worlds} worlds (target: median <= {ADVISE_TARGET} s)")
-        walls = []
-        for game in GAMES:
-            wall, cpu, nodes = time_advise(game, args.worlds, args.jobs)
-            walls.append(wall)
-            assert game.declaration is not None
-            print(f"  {game.id:>8} {game.declaration!s:<32} {wall:>7.2f} s wall {cpu:>7.2f} s cpu (parent)"
-                  f" {nodes:>13,} nodes")
-        print(f"  median {statistics.median(walls):.2f} s wall")
+        _report(f"advise before the first card, {args.worlds} worlds (target: median <= {ADVISE_TARGET} s)",
+                GAMES, lambda game: time_advise(game, args.worlds, args.jobs))
     if args.only != "advise":
-        print(f"analyse --worlds {args.game_worlds} --no-review of full games (target: median <= {ANALYSE_TARGET} s)")
-        walls = []
-        for game in FULL:
-            wall, cpu, nodes = time_analyse(game, args.game_worlds, args.jobs)
-            walls.append(wall)
-            assert game.declaration is not None
-            print(f"  {game.id:>8} {game.declaration!s:<32} {wall:>7.2f} s wall {cpu:>7.2f} s cpu (parent)"
-                  f" {nodes:>13,} nodes")
-        print(f"  median {statistics.median(walls):.2f} s wall")
+        _report(f"analyse --worlds {args.game_worlds} --no-review of full games "
+                f"(target: median <= {ANALYSE_TARGET} s)", FULL, lambda game: time_analyse(game, args.game_worlds, args.jobs))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@
 """
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import subprocess
@@ -27,8 +26,6 @@ import pytest
 
 from skatdd.advise import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
 from skatdd.analyse import analyse_iss
-from skatdd.cards import cards_of
-from skatdd.errors import IllegalPlayError
 from skatdd.generate import random_deal
 from skatdd.position import Position
 from skatdd.reference import reference_can_take_all, reference_card_values
@@ -36,6 +33,7 @@ from skatdd.rules import ALL_GAMES, Game
 from skatdd.scoring import Declaration
 from skatdd.solve import Solver
 from skatdd.worlds import SKAT, WorldSpace
+from test_worlds import replayable_splits
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
 RECORDS = [line for line in FIXTURES.read_text().splitlines() if line.strip()]
@@ -64,43 +62,16 @@ def declaration_for(game: Game, variant: int) -> Declaration:
     ][variant % 5]
 
 
-def legal_history(pos: Position, hands: list[int], skat: int) -> bool:
-    """The recorded cards are all legal plays from these current hands plus what each seat played."""
-    start = list(hands)
-    for seat, card in pos.history:
-        start[seat] |= 1 << card
-    trial = Position(pos.game, pos.declarer, start, skat)
-    try:
-        for _seat, card in pos.history:
-            trial.play(card)
-    except IllegalPlayError:
-        return False
-    return True
-
-
 def independent_worlds(pos: Position, declaration: Declaration) -> set[tuple[int, int, int, int]]:
     """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.worlds)."""
     seat = pos.to_move
-    held = [pos.hands[0], pos.hands[1], pos.hands[2], pos.skat]
     seen = {seat}
     if seat == pos.declarer and not declaration.hand:
         seen.add(SKAT)
     if declaration.ouvert and seat != pos.declarer:
         seen.add(pos.declarer)
-    hidden = [p for p in range(4) if p not in seen and held[p]]
-    cards = cards_of(sum(held[p] for p in hidden))
-    found = set()
-    for places in itertools.product(hidden, repeat=len(cards)):
-        if any(places.count(p) != held[p].bit_count() for p in hidden):
-            continue
-        masks = list(held)
-        for p in hidden:
-            masks[p] = 0
-        for card, place in zip(cards, places, strict=True):
-            masks[place] |= 1 << card
-        if legal_history(pos, masks[:3], masks[SKAT]):
-            found.add((masks[0], masks[1], masks[2], masks[SKAT]))
-    return found
+    held = [pos.hands[0], pos.hands[1], pos.hands[2], pos.skat]
+    return replayable_splits(pos, [p for p in range(4) if p not in seen and held[p]])
 
 
 def brute_force(pos: Position, worlds: set[tuple[int, int, int, int]], rule: WinRule) -> dict[int, tuple[int, int]]:
