@@ -219,6 +219,24 @@ def test_analyse_sd_numbers_are_advise_numbers(judged):
         assert list(sd.best) == advice.best
 
 
+def test_a_game_without_cards_and_json_after(solver, tmp_path):
+    record = next(r for r in RECORDS if "ID[18358]" in r)  # declared, then no card played
+    analysis = judge_analysis(analyse_iss(record, solver=solver, review=False), worlds=5, seed=1,
+                              runner=WorldRunner(jobs=2))
+    summary = analysis.to_json()["summary"]
+    assert summary["sd_costs"] == [0, 0, 0] and summary["sd_first_mistake"] is None
+    from skatdd.deal import load_deal
+
+    spec = load_deal(GAME_541932)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(spec.to_json()))
+    after = run("advise", str(path), "--after", "27", "--json", "--jobs", "1")
+    record_after = run("advise", GAME_541932, "--after", "27", "--json", "--jobs", "1")
+    assert after.returncode == 0, after.stderr
+    assert without_timing(after.stdout) == without_timing(record_after.stdout)
+    assert json.loads(after.stdout)["exact"] is True
+
+
 def test_null_game_has_no_points(solver):
     analysis = analyse_iss(NULL_RECORD, solver=solver, review=False)
     judge_analysis(analysis, worlds=3, seed=1, runner=WorldRunner(solver=solver))

@@ -242,6 +242,8 @@ class WorldRunner:
         total = sum(len(c.worlds) for c in chunks)
         done = 0
         out: list[list[dict[Card, tuple[int | None, bool]]]] = []
+        if not chunks:
+            return out
         if self.jobs == 1:
             solver = self.solver if self.solver is not None else Solver(tt_mb=self.tt_mb)
             self.solver = solver
