@@ -90,6 +90,9 @@ DEFAULT_SEED = 1
 #: Worlds per unit of work handed to a worker: small enough to share a decision between workers.
 CHUNK = 8
 
+#: One world's double-dummy results: ``{card: (declarer's final card points or None in null, declarer wins)}``.
+CardResults = dict[Card, tuple[int | None, bool]]
+
 
 # --------------------------------------------------------------------------- what winning means
 
@@ -110,7 +113,7 @@ class WinRule(NamedTuple):
         return cls("points", SCHNEIDER if declaration.schneider else WIN)
 
 
-def card_results(solver: Solver, pos: Position, rule: WinRule) -> dict[Card, tuple[int | None, bool]]:
+def card_results(solver: Solver, pos: Position, rule: WinRule) -> CardResults:
     """``{card: (value, declarer wins)}`` for every legal card of *pos*, double-dummy.
 
     ``value`` is the declarer's final card points after the card (``None`` in
@@ -121,7 +124,7 @@ def card_results(solver: Solver, pos: Position, rule: WinRule) -> dict[Card, tup
     values = solver.card_values(pos)
     if rule.kind == "null":
         return {card: (None, cv.declarer_wins) for card, cv in values.items()}
-    out: dict[Card, tuple[int | None, bool]] = {}
+    out: CardResults = {}
     for card, cv in values.items():
         value = cv.value
         assert value is not None
@@ -172,6 +175,7 @@ class Chunk(NamedTuple):
     worlds: tuple[World, ...]
 
     def to_text(self) -> str:
+        """The chunk as one line of JSON (masks and card ints)."""
         p = self.pos
         return json.dumps({
             "decision": self.decision,
@@ -183,13 +187,14 @@ class Chunk(NamedTuple):
 
     @classmethod
     def from_text(cls, text: str) -> Chunk:
+        """The chunk :meth:`to_text` wrote."""
         obj = json.loads(text)
         game, declarer, leader, trick, points, dtricks, ftricks = obj["state"]
         pos = Position(Game(game), declarer, [0, 0, 0], 0, leader, list(trick), points, dtricks, ftricks)
         worlds = tuple(World((a, b, c), skat) for a, b, c, skat in obj["worlds"])
         return cls(obj["decision"], pos, WinRule(*obj["rule"]), worlds)
 
-    def solve(self, solver: Solver) -> tuple[list[dict[Card, tuple[int | None, bool]]], int]:
+    def solve(self, solver: Solver) -> tuple[list[CardResults], int]:
         """Every world's :func:`card_results`, in order, and the nodes searched.
 
         The table is emptied before each world: the worlds are unrelated
@@ -237,11 +242,11 @@ class WorldRunner:
     progress: Progress | None = None
     nodes: int = 0
 
-    def run(self, chunks: Sequence[Chunk]) -> list[list[dict[Card, tuple[int | None, bool]]]]:
+    def run(self, chunks: Sequence[Chunk]) -> list[list[CardResults]]:
         """Per chunk, per world, ``{card: (value, declarer wins)}``."""
         total = sum(len(c.worlds) for c in chunks)
         done = 0
-        out: list[list[dict[Card, tuple[int | None, bool]]]] = []
+        out: list[list[CardResults]] = []
         if not chunks:
             return out
         if self.jobs == 1:
@@ -297,10 +302,12 @@ class CardAdvice:
 
     @property
     def win(self) -> float:
+        """The fraction of evaluated worlds the declarer wins after the card."""
         return self.wins / self.evaluated
 
     @property
     def mean_value(self) -> float | None:
+        """The declarer's mean final card points after the card (``None`` in null)."""
         return None if self.points is None else self.points / self.evaluated
 
     def key(self) -> tuple[int, int]:
@@ -312,7 +319,7 @@ class CardAdvice:
         return {"card": card_name(self.card), "win": self.win, "mean_value": self.mean_value}
 
 
-def _tally(pos: Position, results: Iterable[dict[Card, tuple[int | None, bool]]]) -> list[CardAdvice]:
+def _tally(pos: Position, results: Iterable[CardResults]) -> list[CardAdvice]:
     """One :class:`CardAdvice` per legal card of *pos*, summed over the worlds' results, in display order."""
     null = pos.game.is_null
     wins: dict[Card, int] = {}
@@ -548,7 +555,7 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
         pos.play(card)
     chunks = [chunk for plan in plans for chunk in plan.chunks]
     nodes = runner.nodes
-    per_decision: list[list[dict[Card, tuple[int | None, bool]]]] = [[] for _ in plans]
+    per_decision: list[list[CardResults]] = [[] for _ in plans]
     for chunk, results in zip(chunks, runner.run(chunks), strict=True):
         per_decision[chunk.decision].extend(results)
     plays = []
