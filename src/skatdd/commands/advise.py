@@ -115,24 +115,24 @@ def _view_lines(advice: Advice, pos: Position, declaration: Declaration) -> list
     seat = advice.seat
     role = "declarer" if seat == pos.declarer else "defender"
     out = [f"What {SEAT_NAMES[seat]} ({role}) sees:",
-           f"  {'own hand':<16}{format_hand(view.known[seat])}"]
+           f"  {'own hand':<18}{format_hand(view.known[seat])}"]
     for other in range(3):
         if other != seat and view.known[other]:
-            out.append(f"  {SEAT_NAMES[other] + ' (open)':<16}{format_hand(view.known[other])}")
+            out.append(f"  {SEAT_NAMES[other] + ' (open)':<18}{format_hand(view.known[other])}")
     if pos.trick:
         table = ", ".join(f"{SEAT_NAMES[(pos.leader + i) % 3]} {card_symbol(c)}" for i, c in enumerate(pos.trick))
-        out.append(f"  {'table':<16}{table}")
+        out.append(f"  {'table':<18}{table}")
     if view.sizes[SKAT]:
         skat = format_hand(view.known[SKAT]) if view.known[SKAT] else (
             "unknown (hand game)" if declaration.hand else "unknown")
-        out.append(f"  {'skat':<16}{skat}")
+        out.append(f"  {'skat':<18}{skat}")
     done = completed_tricks(pos)
     if done:
         points = "" if pos.game.is_null else f" with {pos.declarer_points} card points"
-        out.append(f"  {'tricks so far':<16}declarer {pos.declarer_tricks}{points}, defenders {pos.defender_tricks}")
+        out.append(f"  {'tricks so far':<18}declarer {pos.declarer_tricks}{points}, defenders {pos.defender_tricks}")
     voids = _voids(advice, pos.game)
     if voids:
-        out.append(f"  {'shown void':<16}{voids}")
+        out.append(f"  {'shown void':<18}{voids}")
     return out
 
 
