@@ -229,7 +229,8 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class WorldRunner:
-    """Solves chunks of worlds: in this process with *solver* (``jobs == 1``), or on *jobs* worker processes.
+    """Solves chunks of worlds: in this process with *solver* (``jobs == 1``, or a single chunk), or on *jobs*
+    worker processes.
 
     Workers each build one :class:`~skatdd.solve.Solver` of *tt_mb* MiB and
     keep it for every chunk they get; chunks come back in order.  Ctrl-C
@@ -247,9 +248,10 @@ class WorldRunner:
         total = sum(len(c.worlds) for c in chunks)
         done = 0
         out: list[list[CardResults]] = []
-        if not chunks:
+        jobs = min(self.jobs, len(chunks))
+        if jobs == 0:
             return out
-        if self.jobs == 1:
+        if jobs == 1:
             solver = self.solver if self.solver is not None else Solver(tt_mb=self.tt_mb)
             self.solver = solver
             for chunk in chunks:
@@ -273,8 +275,7 @@ class WorldRunner:
                 self.progress(done, total)
 
         items = ((i + 1, chunk.to_text()) for i, chunk in enumerate(chunks))
-        run_lines(items, handler=_chunk_line, jobs=min(self.jobs, max(len(chunks), 1)), tt_mb=self.tt_mb,
-                  emit=collect)
+        run_lines(items, handler=_chunk_line, jobs=jobs, tt_mb=self.tt_mb, emit=collect)
         return out
 
 
@@ -398,11 +399,6 @@ def _plan(pos: Position, declaration: Declaration, n: int, rng: random.Random, d
     return _Decision(public, view, total, exact, _chunks(decision, public, WinRule.of(declaration), drawn))
 
 
-def _check_playable(pos: Position) -> None:
-    if pos.is_over():
-        raise DealFormatError("the game is over in this position: no card is left to choose")
-
-
 def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
            runner: WorldRunner | None = None) -> Advice:
     """Single-dummy values of every legal card of the player to move in *pos* (module docstring).
@@ -418,7 +414,8 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     position in which the game is over.
     """
     started = time.perf_counter()
-    _check_playable(pos)
+    if pos.is_over():
+        raise DealFormatError("the game is over in this position: no card is left to choose")
     runner = runner if runner is not None else WorldRunner()
     plan = _plan(pos, declaration, worlds, random.Random(seed), 0)
     nodes = runner.nodes
