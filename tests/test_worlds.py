@@ -11,7 +11,7 @@ from skatdd.errors import DealFormatError, IllegalPlayError
 from skatdd.generate import random_deal
 from skatdd.position import Position
 from skatdd.rules import ALL_GAMES, Game
-from skatdd.worlds import SKAT, View, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
+from skatdd.worlds import SKAT, View, World, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
 
 
 def brute_force(view: View) -> set[tuple[int, int, int, int]]:
@@ -97,6 +97,26 @@ def replays(pos: Position, world) -> bool:
     return True
 
 
+def replayable_splits(pos: Position, hidden: list[int]) -> set[tuple[int, int, int, int]]:
+    """Brute force: every split of the cards of the *hidden* places (0-2 hands, 3 the skat) among them,
+    each keeping its size, that keeps the recorded play legal; as ``(hand0, hand1, hand2, skat)``."""
+    held = [pos.hands[0], pos.hands[1], pos.hands[2], pos.skat]
+    cards = cards_of(sum(held[p] for p in hidden))
+    found = set()
+    for places in itertools.product(hidden, repeat=len(cards)):
+        if any(places.count(p) != held[p].bit_count() for p in hidden):
+            continue
+        masks = list(held)
+        for p in hidden:
+            masks[p] = 0
+        for card, place in zip(cards, places, strict=True):
+            masks[place] |= 1 << card
+        world = World((masks[0], masks[1], masks[2]), masks[SKAT])
+        if replays(pos, world):
+            found.add(as_tuple(world))
+    return found
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_late_positions_enumerate_exactly_the_worlds_the_play_allows(seed):
     rng = random.Random(seed)
@@ -111,21 +131,8 @@ def test_late_positions_enumerate_exactly_the_worlds_the_play_allows(seed):
     # Brute force: every split of the cards the mover cannot see that keeps the history legal.
     held = [pos.hands[0], pos.hands[1], pos.hands[2], pos.skat]
     hidden = [p for p in range(4) if p != seat and not (p == SKAT and knows_skat)]
-    cards = cards_of(sum(held[p] for p in hidden))
-    expected = set()
-    for places in itertools.product(hidden, repeat=len(cards)):
-        if any(places.count(p) != held[p].bit_count() for p in hidden):
-            continue
-        masks = list(held)
-        for p in hidden:
-            masks[p] = 0
-        for card, place in zip(cards, places, strict=True):
-            masks[place] |= 1 << card
-        world = type(space[0])((masks[0], masks[1], masks[2]), masks[SKAT])
-        if replays(pos, world):
-            expected.add(as_tuple(world))
-    assert worlds == expected
-    assert as_tuple(type(space[0])((held[0], held[1], held[2]), held[SKAT])) in worlds
+    assert worlds == replayable_splits(pos, hidden)
+    assert (held[0], held[1], held[2], held[SKAT]) in worlds
     for world in space:  # never reassigned: the mover's own cards and everything played
         assert world.hands[seat] == pos.hands[seat]
         assert world.start_hands(view)[seat] == pos.hands[seat] | mask_of(c for s, c in pos.history if s == seat)

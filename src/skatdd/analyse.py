@@ -104,7 +104,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 from .batch import BatchSummary, LineOutcome, run_lines
 from .best import SeatReport, best_contracts
@@ -119,6 +119,9 @@ from .position import Position
 from .rules import Game, follow_group, group_mask, power
 from .scoring import Declaration, matadors as count_matadors, score_game
 from .solve import Solver
+
+if TYPE_CHECKING:
+    from .advise import SingleDummyGame
 
 __all__ = [
     "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
@@ -312,6 +315,9 @@ class GameAnalysis:
         discard: the declarer's discard (picked-up games), else ``None``.
         source: ``'iss'`` or ``'json'``.
         nodes, seconds: search effort for the whole analysis, review included.
+        single_dummy: every card judged from its player's view
+            (:func:`skatdd.advise.single_dummy_game`), or ``None``; when set,
+            :meth:`to_json` adds its ``sd_*`` fields.
     """
 
     id: Any
@@ -333,6 +339,7 @@ class GameAnalysis:
     source: str = "json"
     nodes: int = 0
     seconds: float = 0.0
+    single_dummy: SingleDummyGame | None = None
 
     @property
     def game(self) -> Game:
@@ -352,7 +359,7 @@ class GameAnalysis:
         if self.ending is not None:
             kind, seat, awarded = self.ending
             ending = {"kind": kind, "seat": seat, "awarded": awarded}
-        return {
+        out = {
             "id": self.id,
             "game": self.game.label,
             "declarer": self.declarer,
@@ -370,6 +377,9 @@ class GameAnalysis:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.single_dummy is not None:
+            self.single_dummy.add_to(out)
+        return out
 
 
 # --------------------------------------------------------------------------- card by card
@@ -762,20 +772,35 @@ def analyse_text(text: str, *, solver: Solver | None = None, tt_mb: int = 128, r
 # --------------------------------------------------------------------------- many games
 
 
-def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True) -> LineOutcome:
+def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True, worlds: int | None = None,
+                 seed: int = 1) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
+    With *worlds*, every card is also judged single-dummy
+    (:func:`skatdd.advise.judge_analysis`, with the same *solver*; each
+    game's worlds come from its own ``random.Random(seed)``, so a game gets
+    the same numbers alone or in a file, whatever the number of workers).
     The record is :meth:`GameAnalysis.to_json` for an analysed game, and
     otherwise as :func:`skatdd.game_lines.handle_line` describes.
     """
-    return handle_line(line, raw, lambda found: analyse_input(found, solver=solver, review=review).to_json())
+
+    def analyse(found: DealInput) -> dict[str, Any]:
+        analysis = analyse_input(found, solver=solver, review=review)
+        if worlds is not None:
+            from .advise import WorldRunner, judge_analysis
+
+            judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver))
+        return analysis.to_json()
+
+    return handle_line(line, raw, analyse)
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
-                  emit: Callable[[LineOutcome], None]) -> BatchSummary:
+                  emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
-    Each line is an ISS record or a JSON deal object (:func:`analyse_line`).
+    Each line is an ISS record or a JSON deal object (:func:`analyse_line`,
+    single-dummy too with *worlds* and *seed*).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, one Solver (of *tt_mb* MiB) each.  *emit* gets each
     record as soon as it and every earlier one are done.  Returns the
@@ -783,5 +808,5 @@ def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
-    return run_lines(items, handler=functools.partial(analyse_line, review=review), jobs=jobs, tt_mb=tt_mb,
-                     emit=emit)
+    return run_lines(items, handler=functools.partial(analyse_line, review=review, worlds=worlds, seed=seed),
+                     jobs=jobs, tt_mb=tt_mb, emit=emit)

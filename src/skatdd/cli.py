@@ -23,9 +23,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import analyse, batch, bench, best, score, solve, null_ouvert
+    from .commands import advise, analyse, batch, bench, best, null_ouvert, score, solve
 
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse, advise):
         cli.add_command(module.command)
 
 

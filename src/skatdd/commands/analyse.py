@@ -33,6 +33,7 @@ from typing import Iterator
 
 import click
 
+from ..advise import WorldRunner, judge_analysis
 from ..analyse import GameAnalysis, analyse_lines, analyse_text
 from ..batch import default_jobs
 from ..cards import CARD_POINTS, card_symbol
@@ -42,6 +43,7 @@ from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
+from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
 from .batch import stream_results
 from .common import emit_json, html_option, json_option, tt_option
 from .solve import InputError, input_errors
@@ -120,7 +122,10 @@ def _header(analysis: GameAnalysis) -> list[str]:
 def _table(analysis: GameAnalysis) -> list[str]:
     """One row per card, one line after each completed trick."""
     null = analysis.game.is_null
-    out = [f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"]
+    head = f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"
+    if analysis.single_dummy is not None:
+        head += "    " + sd_header(null)
+    out = [head]
     pos: Position = analysis.start.copy()
     for play in analysis.plays:
         mark = ""
@@ -130,7 +135,9 @@ def _table(analysis: GameAnalysis) -> list[str]:
         row = (f"  {play.index + 1:>4} {trick}  {_seat(play.seat, analysis):<{_W}} {card_symbol(play.card):<4} "
                f"{_value_text(analysis, play.value_before):>6} {_value_text(analysis, play.value_after):>6} "
                f"{play.cost:>5} {mark:<2}")
-        if play.cost:
+        if analysis.single_dummy is not None:
+            row += " " + sd_cells(analysis.single_dummy, play)
+        elif play.cost:
             row += f"  best: {card_list(play.best)}"
         out.append(row.rstrip())
         trick_cards = pos.trick + [play.card]
@@ -253,6 +260,8 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     costs = ", ".join(f"{_who(s, analysis)} {analysis.costs[s]}" for s in range(3))
     out.append(f"Cost per player ({unit}): {costs}")
     out.append(_stake_text(analysis))
+    if analysis.single_dummy is not None:
+        out.extend(sd_summary_lines(analysis))
     out.extend(_ending_lines(analysis))
     review = _review_lines(analysis)
     if review:
@@ -262,6 +271,9 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
     if analysis.review is not None:
         timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    if analysis.single_dummy is not None:
+        sd = analysis.single_dummy
+        timing += f"   single-dummy: nodes {sd.nodes:,}, time {sd.seconds:.2f} s"
     out.append(timing)
     return out
 
@@ -278,7 +290,8 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
-          review: bool, html: str | None = None, four_colour: bool = False, source: str = "") -> None:
+          review: bool, html: str | None = None, four_colour: bool = False, source: str = "",
+          worlds: int | None = None, seed: int = 1) -> None:
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
@@ -287,24 +300,42 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
         with ArchivePages(html, source=source, four_colour=four_colour) as pages:  # index.html even on Ctrl-C
             stream_results(lambda emit: analyse_lines(pages.lines(lines), jobs=max(workers, 1), tt_mb=tt_mb,
-                                                      review=review, emit=pages.emitter(emit)),
+                                                      review=review, emit=pages.emitter(emit),
+                                                      worlds=worlds, seed=seed),
                            total, what="games could not be analysed")
         return
-    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit),
+    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit,
+                                              worlds=worlds, seed=seed),
                    total, what="games could not be analysed")
+
+
+def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int) -> GameAnalysis:
+    """With ``--worlds``: judge every card single-dummy on *jobs* workers, a progress bar on a terminal."""
+    if worlds is None:
+        return analysis
+    progress = terminal_progress("single-dummy")
+    runner = WorldRunner(jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
+    try:
+        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 @click.command("analyse")
 @click.argument("game", metavar="GAME")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="For a file of games: worker processes, one solver each [default: every core].")
+              help="For a file of games: worker processes, one solver each; for one game with --worlds: "
+                   "workers solving its worlds [default: every core].")
 @click.option("--no-review", is_flag=True,
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+@worlds_option(None)
+@seed_option
 @json_option
 @tt_option
 @html_option
-def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int, html: str | None,
-            four_colour: bool) -> None:
+def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, as_json: bool,
+            tt_mb: int, html: str | None, four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -317,8 +348,15 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
     cost, the first decisive card, a claim's verdict and the contract review.
 
     \b
+    With --worlds N every card is also judged single-dummy, from what its
+    player could see (as 'skatdd advise'): its win chance and mean points
+    over N worlds (--seed), the best cards and what it gave away against
+    them; the worlds of one game are solved on --jobs workers.
+
+    \b
     Examples:
       skatdd analyse examples/game.iss
+      skatdd analyse examples/game.iss --worlds 100 --no-review
       skatdd analyse examples/game.iss --json --no-review
       skatdd analyse archive.iss --jobs 2 > analyses.jsonl
       skatdd analyse examples/game.iss --html game.html
@@ -330,10 +368,12 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
             assert games.text is not None
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
-            _print(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), as_json, html, four_colour)
+            analysis = _judge(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), worlds, seed,
+                              jobs, tt_mb)
+            _print(analysis, as_json, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, html=html,
-              four_colour=four_colour, source=games.path or "stdin")
+              four_colour=four_colour, source=games.path or "stdin", worlds=worlds, seed=seed)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, html: str | None = None, four_colour: bool = False) -> None:
