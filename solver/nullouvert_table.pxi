@@ -6,15 +6,8 @@
 # Buckets of 4 entries; a full bucket replaces its entry with the most
 # cards left (table_put).  Keys are exact, so a hit is always correct.
 
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_clz(unsigned int) nogil
-    int __builtin_popcount(unsigned int) nogil
-
 
 ctypedef struct Table:
     uint64_t* e            # 2 words per entry
@@ -87,22 +80,3 @@ cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res, int size
         return
     b[2 * slot] = k1
     b[2 * slot + 1] = ((<uint64_t>size) << 58) | (k2 << 2) | 2 | <uint64_t>(res & 1)
-
-
-# CMP[live][sub]: the bits of *sub* compressed onto the set bits of *live*
-# (sub's i-th live card becomes bit i): rank normalisation of one suit.
-cdef uint8_t CMP[256][256]
-
-
-cdef void init_cmp() noexcept nogil:
-    cdef int live, sub, b, k, out
-    for live in range(256):
-        for sub in range(256):
-            out = 0
-            k = 0
-            for b in range(8):
-                if (live >> b) & 1:
-                    if (sub >> b) & 1:
-                        out |= 1 << k
-                    k += 1
-            CMP[live][sub] = <uint8_t>out
