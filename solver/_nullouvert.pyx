@@ -54,10 +54,8 @@ cdef class NullSolver:
         self.hs.nodes = 0
 
     def __dealloc__(self):
-        free(self.tt.e)
-        free(self.memo.e)
-        self.tt.e = NULL
-        self.memo.e = NULL
+        table_free(&self.tt)
+        table_free(&self.memo)
 
     def clear(self):
         """Empty both tables and the node counters."""
