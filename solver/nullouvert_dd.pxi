@@ -79,6 +79,18 @@ cdef inline void sort4(uint64_t* a) noexcept nogil:
         t = a[1]; a[1] = a[2]; a[2] = t
 
 
+cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
+    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
+    cdef int i = 0, c
+    while ds:
+        c = bit_index(ds)
+        if __builtin_popcount(es & below(c)) > i:
+            return 0
+        ds &= ds - 1
+        i += 1
+    return 1
+
+
 cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     """Static win: in every suit the declarer's i-th lowest card (i = 0, 1, ...) has at most i of *others* below it.
 
@@ -89,18 +101,10 @@ cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     survives every trick; when void he discards the top card of any suit,
     which keeps the condition too.  So he never wins a trick.
     """
-    cdef uint32_t d = decl_hand
-    cdef int c, s, i
-    cdef uint32_t ds
-    for s in range(4):
-        ds = d & suit_bits(s)
-        i = 0
-        while ds:
-            c = bit_index(ds)
-            if __builtin_popcount(others & below(c)) > i:
-                return 0
-            ds &= ds - 1
-            i += 1
+    cdef int su
+    for su in range(4):
+        if not suit_safe(decl_hand & suit_bits(su), others & suit_bits(su)):
+            return 0
     return 1
 
 
@@ -133,18 +137,6 @@ cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win)
         if f:
             out |= (<uint32_t>1) << high_bit(f)
     return out
-
-
-cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
-    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
-    cdef int i = 0, c
-    while ds:
-        c = bit_index(ds)
-        if __builtin_popcount(es & below(c)) > i:
-            return 0
-        ds &= ds - 1
-        i += 1
-    return 1
 
 
 cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
