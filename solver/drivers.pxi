@@ -44,8 +44,9 @@ ctypedef struct Step:
 cdef inline int play_step(Search* s, int c, Step* step) noexcept nogil:
     """Play *c* for the seat to move, closing the trick if it is full; returns the weight gained.
 
-    *step* records what undo_step() needs.  The drivers below use it; the
-    search itself keeps a leaner copy of the same bookkeeping on its hot path.
+    *step* records what undo_step() needs, half-played tricks included; the
+    search itself, which only ever closes full tricks, uses complete_trick()
+    and reopen_trick() directly.
     """
     cdef int k
     cdef ClosedTrick closed
