@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -95,21 +96,28 @@ def _summary(walls: list[float], cpus: list[float], nodes: int) -> dict[str, flo
     }
 
 
+Timing = tuple[float, float, int]  # wall seconds, CPU seconds, nodes
+
+
+def _rounds(benchmark, group: str, deals: tuple[Position, ...], timer: Callable[[Position], Timing]) -> dict:
+    """Time *timer* on every deal, three rounds; the last round's summary (see _summary) with its CPU total."""
+    per_deal: list[Timing] = []
+
+    def run() -> None:
+        per_deal[:] = [timer(pos) for pos in deals]
+
+    benchmark.group = group
+    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
+    info = _summary([w for w, _, _ in per_deal], [c for _, c, _ in per_deal], sum(n for _, _, n in per_deal))
+    info["cpu_total_s"] = sum(c for _, c, _ in per_deal)
+    return info
+
+
 @pytest.mark.parametrize("family", ["suit", "grand", "null", "close"])
 def test_exact_value_per_family(benchmark, solver: Solver, family: str) -> None:
     """One round solves every deal of the family, each from an empty table."""
-    deals = deal_set(family)
-    per_deal: list[tuple[float, float, int]] = []
-
-    def run() -> None:
-        per_deal.clear()
-        for pos in deals:
-            wall, cpu, nodes, _, _ = time_solve(solver, pos)
-            per_deal.append((wall, cpu, nodes))
-
-    benchmark.group = "exact value of a full deal"
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
-    info = _summary([w for w, _, _ in per_deal], [c for _, c, _ in per_deal], sum(n for _, _, n in per_deal))
+    info = _rounds(benchmark, "exact value of a full deal", deal_set(family),
+                   lambda pos: time_solve(solver, pos)[:3])
     median_target, p90_target = TARGETS[family]
     info.update(target_median_ms=median_target, target_p90_ms=p90_target)
     benchmark.extra_info.update(info)
@@ -122,18 +130,8 @@ def test_card_values_against_one_solve(benchmark, solver: Solver, family: str) -
     """One round: the values of all first cards of every deal, each from an empty table."""
     deals = deal_set(family)[:10]
     solve_cpu = sum(time_solve(solver, pos)[1] for pos in deals)
-    per_deal: list[tuple[float, float, int]] = []
-
-    def run() -> None:
-        per_deal.clear()
-        for pos in deals:
-            per_deal.append(time_card_values(solver, pos))
-
-    benchmark.group = "values of all first cards"
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
-    cv_cpu = sum(c for _, c, _ in per_deal)
-    info = _summary([w for w, _, _ in per_deal], [c for _, c, _ in per_deal], sum(n for _, _, n in per_deal))
-    info.update(ratio_to_one_solve_cpu=round(cv_cpu / solve_cpu, 3) if solve_cpu else None,
+    info = _rounds(benchmark, "values of all first cards", deals, lambda pos: time_card_values(solver, pos))
+    info.update(ratio_to_one_solve_cpu=round(info["cpu_total_s"] / solve_cpu, 3) if solve_cpu else None,
                 target_ratio=CARD_VALUES_TARGET)
     benchmark.extra_info.update(info)
     if ASSERT:
@@ -145,17 +143,9 @@ def test_win_question_against_exact_value(benchmark, solver: Solver, family: str
     """One round: ``reaches(pos, 61)`` of every deal, each from an empty table, against its exact value."""
     deals = deal_set(family)
     exact_cpu = sum(time_solve(solver, pos)[1] for pos in deals)
-    per_deal: list[tuple[float, float, int]] = []
-
-    def run() -> None:
-        per_deal.clear()
-        for pos in deals:
-            per_deal.append(time_query(solver, pos, lambda sv, p: sv.reaches(p, 61)))
-
-    benchmark.group = "win question reaches(61)"
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
-    win_cpu = sum(c for _, c, _ in per_deal)
-    info = _summary([w for w, _, _ in per_deal], [c for _, c, _ in per_deal], sum(n for _, _, n in per_deal))
+    info = _rounds(benchmark, "win question reaches(61)", deals,
+                   lambda pos: time_query(solver, pos, lambda sv, p: sv.reaches(p, 61)))
+    win_cpu = info["cpu_total_s"]
     info.update(cheaper_than_exact_cpu=round(exact_cpu / win_cpu, 3) if win_cpu else None,
                 target_cheaper=WIN_QUESTION_TARGET)
     benchmark.extra_info.update(info)
