@@ -2,18 +2,24 @@
 """skatdd's double-dummy engine.
 
 The engine works on 32-bit masks in a per-contract internal layout
-(layout.pxi), searches with fail-soft alpha-beta (search.pxi) and caches
-bounds at trick boundaries in a fixed-size transposition table (tt.pxi).
+(layout.pxi), searches with fail-soft alpha-beta (search.pxi, with move
+ordering in moves.pxi and cheap bounds in bounds.pxi), caches bounds at
+trick boundaries under canonical keys in a fixed-size transposition table
+(tt.pxi), and answers queries through the drivers (drivers.pxi).  bits.pxi
+and play.pxi are shared with the null-ouvert extension.
 Python code sees card ints and card masks in the public encoding of
 ``skatdd.cards``; conversion happens once, in :class:`Engine` methods, and
 every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
 """
 
+include "bits.pxi"
+include "play.pxi"
 include "layout.pxi"
 include "tt.pxi"
 include "search.pxi"
 include "moves.pxi"
 include "bounds.pxi"
+include "drivers.pxi"
 
 #: Search modes, see search.pxi.
 POINTS = MODE_POINTS
@@ -121,7 +127,7 @@ cdef class Engine:
             self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
         self.s.trick_weight = 0 if mode == MODE_POINTS else 1
         self.s.null_mode = mode == MODE_NULL and self.s.lay.trump_mask == 0
-        init_blocks(&self.s)
+        init_blocks(&self.s.blocks, &self.s.lay, self.s.weight)
         init_weight_bytes(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)

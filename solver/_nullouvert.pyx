@@ -9,11 +9,15 @@ means the seat after the declarer, "right defender" the one after that.
 ``skatdd.nullouvert`` is the friendly API; this module validates nothing
 beyond what C needs and runs every search without the GIL.
 
-Parts: nullouvert_table.pxi (exact-key result table, rank compression),
-nullouvert_dd.pxi (double-dummy search), nullouvert_worlds.pxi (solving
-classes of worlds), nullouvert_honest.pxi (the honest AND-OR search).
+Parts: bits.pxi and play.pxi (bit helpers, rank compression, trick closing
+and move insertion, shared with the engine), nullouvert_table.pxi (exact-key
+result table), nullouvert_dd.pxi (double-dummy search),
+nullouvert_worlds.pxi (solving classes of worlds), nullouvert_honest.pxi
+(the honest AND-OR search).
 """
 
+include "bits.pxi"
+include "play.pxi"
 include "nullouvert_table.pxi"
 include "nullouvert_dd.pxi"
 include "nullouvert_worlds.pxi"
@@ -21,7 +25,7 @@ include "nullouvert_honest.pxi"
 
 from libc.stdlib cimport malloc
 
-init_cmp()
+init_pext_table()
 
 
 cdef class NullSolver:
@@ -50,10 +54,8 @@ cdef class NullSolver:
         self.hs.nodes = 0
 
     def __dealloc__(self):
-        free(self.tt.e)
-        free(self.memo.e)
-        self.tt.e = NULL
-        self.memo.e = NULL
+        table_free(&self.tt)
+        table_free(&self.memo)
 
     def clear(self):
         """Empty both tables and the node counters."""
@@ -248,7 +250,7 @@ cdef class NullSolver:
             npool = 0
             rest = pool
             while rest:
-                idx[npool] = low_card(rest)
+                idx[npool] = bit_index(rest)
                 npool += 1
                 rest &= rest - 1
             with nogil:
@@ -274,7 +276,7 @@ cdef int refute_scan(DD* s, uint32_t D, uint32_t pool, uint32_t vm0, uint32_t vm
         L = 0
         t = comb
         while t:
-            L |= (<uint32_t>1) << idx[low_card(<uint32_t>t)]
+            L |= (<uint32_t>1) << idx[bit_index(<uint32_t>t)]
             t &= t - 1
         R = pool & ~L
         if (L & vm0) == 0 and (R & vm1) == 0:

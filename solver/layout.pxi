@@ -8,8 +8,6 @@
 # Card ints (skatdd.cards): suit * 8 + rank, suits D H S C = 0..3,
 # ranks 7 8 9 T J Q K A = 0..7.
 
-from libc.stdint cimport uint32_t, uint64_t, uint8_t, int32_t
-
 DEF NGROUPS = 5             # four plain suits + trump
 
 cdef enum:
@@ -34,22 +32,6 @@ cdef uint8_t PLAIN_ORDER[7]
 PLAIN_ORDER[:] = [0, 1, 2, 5, 6, 3, 7]
 cdef uint8_t RANK_POINTS[8]
 RANK_POINTS[:] = [0, 0, 0, 10, 2, 3, 4, 11]
-
-
-cdef inline int bit_index(uint32_t m) noexcept nogil:
-    """Index of the lowest set bit of a non-zero mask."""
-    return __builtin_ctz(m)
-
-
-cdef inline int high_bit(uint32_t m) noexcept nogil:
-    """Index of the highest set bit of a non-zero mask."""
-    return 31 - __builtin_clz(m)
-
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_clz(unsigned int) nogil
-    int __builtin_popcount(unsigned int) nogil
 
 
 cdef void build_layout(Layout* lay, int game) noexcept nogil:

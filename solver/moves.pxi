@@ -118,7 +118,7 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     """
     cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
     cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0
-    cdef int n = 0, c, nxt, i, sc, led = -1, wbit = -1, owner, third
+    cdef int n = 0, c, nxt, sc, led = -1, wbit = -1, owner, third
     cdef int scores[MAX_MOVES]
     cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
     cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
@@ -169,13 +169,6 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
             sc = 2000 + 8 * s.weight[c] - c if beats else shed_score(s, seat, c) - c
         if c == first:
             sc = 1 << 28
-        # insertion sort, descending
-        i = n
-        while i > 0 and scores[i - 1] < sc:
-            scores[i] = scores[i - 1]
-            out[i] = out[i - 1]
-            i -= 1
-        scores[i] = sc
-        out[i] = c
+        insert_by_score(scores, out, n, sc, c)
         n += 1
     return n

@@ -49,18 +49,6 @@ cdef inline uint32_t above(int c) noexcept nogil:
     return suit_bits(c >> 3) & ~((((<uint32_t>1) << c) - 1) | ((<uint32_t>1) << c))
 
 
-cdef inline int low_card(uint32_t m) noexcept nogil:
-    return __builtin_ctz(m)
-
-
-cdef inline int high_card(uint32_t m) noexcept nogil:
-    return 31 - __builtin_clz(m)
-
-
-cdef inline int popc(uint32_t m) noexcept nogil:
-    return __builtin_popcount(m)
-
-
 cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
     """Legal cards of *hand* when *led* was led (-1: leading)."""
     cdef uint32_t f
@@ -73,7 +61,7 @@ cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
 cdef inline int is_redundant(uint32_t mover, uint32_t live, int c) noexcept nogil:
     """True when the next live card above c in its suit is also the mover's: c plays as that card."""
     cdef uint32_t up = live & above(c)
-    return up != 0 and (mover >> low_card(up)) & 1
+    return up != 0 and (mover >> bit_index(up)) & 1
 
 
 cdef inline void sort4(uint64_t* a) noexcept nogil:
@@ -91,6 +79,18 @@ cdef inline void sort4(uint64_t* a) noexcept nogil:
         t = a[1]; a[1] = a[2]; a[2] = t
 
 
+cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
+    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
+    cdef int i = 0, c
+    while ds:
+        c = bit_index(ds)
+        if __builtin_popcount(es & below(c)) > i:
+            return 0
+        ds &= ds - 1
+        i += 1
+    return 1
+
+
 cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     """Static win: in every suit the declarer's i-th lowest card (i = 0, 1, ...) has at most i of *others* below it.
 
@@ -101,18 +101,10 @@ cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
     survives every trick; when void he discards the top card of any suit,
     which keeps the condition too.  So he never wins a trick.
     """
-    cdef uint32_t d = decl_hand
-    cdef int c, s, i
-    cdef uint32_t ds
-    for s in range(4):
-        ds = d & suit_bits(s)
-        i = 0
-        while ds:
-            c = low_card(ds)
-            if popc(others & below(c)) > i:
-                return 0
-            ds &= ds - 1
-            i += 1
+    cdef int su
+    for su in range(4):
+        if not suit_safe(decl_hand & suit_bits(su), others & suit_bits(su)):
+            return 0
     return 1
 
 
@@ -137,26 +129,14 @@ cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win)
         if under == 0:
             return f
         if tlen == 2:
-            return (<uint32_t>1) << high_card(under)
-        return ((<uint32_t>1) << high_card(under)) | (f & ~below(win))
+            return (<uint32_t>1) << high_bit(under)
+        return ((<uint32_t>1) << high_bit(under)) | (f & ~below(win))
     out = 0
     for su in range(4):
         f = hand & suit_bits(su)
         if f:
-            out |= (<uint32_t>1) << high_card(f)
+            out |= (<uint32_t>1) << high_bit(f)
     return out
-
-
-cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
-    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
-    cdef int i = 0, c
-    while ds:
-        c = low_card(ds)
-        if popc(es & below(c)) > i:
-            return 0
-        ds &= ds - 1
-        i += 1
-    return 1
 
 
 cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
@@ -186,16 +166,16 @@ cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
         ds = d & sb
         if ds == 0:
             continue
-        x = low_card(ds)
+        x = bit_index(ds)
         ls = l & sb
         rs = r & sb
-        if not ((ls != 0 and low_card(ls) > x) or (rs != 0 and low_card(rs) > x)):
+        if not ((ls != 0 and bit_index(ls) > x) or (rs != 0 and bit_index(rs) > x)):
             continue
         es = ls | rs
         if ls:
-            es &= ~((<uint32_t>1) << high_card(ls))
+            es &= ~((<uint32_t>1) << high_bit(ls))
         if rs:
-            es &= ~((<uint32_t>1) << high_card(rs))
+            es &= ~((<uint32_t>1) << high_bit(rs))
         if suit_safe(ds & ~((<uint32_t>1) << x), es):
             return 1
     return 0
@@ -219,18 +199,18 @@ cdef inline int quick_loss(const DD* s) noexcept nogil:
         ds = s.hand[s.decl] & sb
         if ds == 0:
             continue
-        m = low_card(ds)
+        m = bit_index(ds)
         ps = s.hand[p] & sb
         if ps == 0:
             continue
         qs = s.hand[q] & sb
-        if qs == 0 and popc(ps) >= popc(ds) and high_card(ds) > high_card(ps):
+        if qs == 0 and __builtin_popcount(ps) >= __builtin_popcount(ds) and high_bit(ds) > high_bit(ps):
             # the partner is void: the leader leads the suit as often as the
             # declarer holds it, and the declarer's top card wins one of them
             return 1
-        if low_card(ps) > m:
+        if bit_index(ps) > m:
             continue
-        if qs != 0 and low_card(qs) > m:
+        if qs != 0 and bit_index(qs) > m:
             continue
         return 1
     return 0
@@ -245,7 +225,7 @@ cdef inline void dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
     cdef uint32_t lv
     for su in range(4):
         lv = (live >> (8 * su)) & 0xFF
-        sig[su] = ((<uint64_t>popc(lv)) << 16) | ((<uint64_t>CMP[lv][(d >> (8 * su)) & 0xFF]) << 8) | CMP[lv][(l >> (8 * su)) & 0xFF]
+        sig[su] = ((<uint64_t>__builtin_popcount(lv)) << 16) | ((<uint64_t>PEXT8[lv][(d >> (8 * su)) & 0xFF]) << 8) | PEXT8[lv][(l >> (8 * su)) & 0xFF]
     sort4(sig)
     k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
     k2[0] = sig[3] | ((<uint64_t>((s.leader - s.decl + 3) % 3)) << 20)
@@ -264,7 +244,7 @@ cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
 cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
     """One card per class of equivalent legal cards of *seat*, most promising first; returns the count."""
     cdef uint32_t table = 0
-    cdef int i, n = 0, c, sc, j, led = s.tcard[0] if s.tlen > 0 else -1
+    cdef int i, n = 0, c, sc, led = s.tcard[0] if s.tlen > 0 else -1
     cdef int scores[MAXM]
     cdef uint32_t live, legal, dh = s.hand[s.decl], oth, ledbits = 0
     cdef int win = -1, decl_played = -1
@@ -274,27 +254,27 @@ cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
             decl_played = s.tcard[i]
     if s.tlen > 0:
         ledbits = table & suit_bits(led >> 3)
-        win = high_card(ledbits)
+        win = high_bit(ledbits)
     live = s.hand[0] | s.hand[1] | s.hand[2] | table
     oth = (s.hand[0] | s.hand[1] | s.hand[2]) & ~dh
     legal = declarer_choices(s.hand[seat], s.tlen, led, win) if seat == s.decl else legal_of(s.hand[seat], led)
     while legal:
-        c = low_card(legal)
+        c = bit_index(legal)
         legal &= legal - 1
         if is_redundant(s.hand[seat], live, c):
             continue
         if seat == s.decl:
             if s.tlen == 0:
-                sc = 100 - popc(live & below(c))
+                sc = 100 - __builtin_popcount(live & below(c))
             elif (c >> 3) == (led >> 3):
                 sc = 1000 + c if c < win else -c
             else:
                 # discard: the card with most other cards below it, relative to its rank among ours
-                sc = 8 * (popc(oth & below(c)) - popc(dh & below(c))) + (c & 7)
+                sc = 8 * (__builtin_popcount(oth & below(c)) - __builtin_popcount(dh & below(c))) + (c & 7)
         else:
             if s.tlen == 0:
                 if dh & suit_bits(c >> 3):
-                    sc = 500 - 50 * popc(dh & below(c)) - (c & 7)
+                    sc = 500 - 50 * __builtin_popcount(dh & below(c)) - (c & 7)
                 else:
                     sc = 50 - (c & 7)
             elif decl_played >= 0 and decl_played == win:
@@ -303,13 +283,7 @@ cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
                 sc = -(c & 7)
             else:
                 sc = c & 7
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = sc
-        out[j] = c
+        insert_by_score(scores, out, n, sc, c)
         n += 1
     return n
 
@@ -349,13 +323,14 @@ cdef int dd_lose(DD* s) noexcept nogil:
             res = 1 - res
             break
     if s.tlen == 0:
-        table_put(s.tt, k1, k2, res, popc(s.hand[s.decl]))
+        table_put(s.tt, k1, k2, res, __builtin_popcount(s.hand[s.decl]))
     return res
 
 
 cdef int dd_child(DD* s, int seat, int c) noexcept nogil:
     """dd_lose() after *seat* plays *c*; the position is restored."""
-    cdef int res, saved_leader, c0, c1, w
+    cdef int res, w
+    cdef ClosedTrick saved
     s.hand[seat] &= ~((<uint32_t>1) << c)
     s.tcard[s.tlen] = c
     s.tlen += 1
@@ -364,17 +339,9 @@ cdef int dd_child(DD* s, int seat, int c) noexcept nogil:
         if w == s.decl:
             res = 1
         else:
-            c0 = s.tcard[0]
-            c1 = s.tcard[1]
-            saved_leader = s.leader
-            s.leader = w
-            s.tlen = 0
+            close_trick(&s.leader, &s.tlen, s.tcard, w, &saved)
             res = dd_lose(s)
-            s.leader = saved_leader
-            s.tcard[0] = c0
-            s.tcard[1] = c1
-            s.tcard[2] = c
-            s.tlen = 3
+            reopen_trick(&s.leader, &s.tlen, s.tcard, &saved)
     else:
         res = dd_lose(s)
     s.tlen -= 1

@@ -48,7 +48,7 @@ cdef inline int feasible(uint32_t U, int vo0, int vo1, int c0, int c1, int k) no
     if c0 < 0 or c1 < 0:
         return 0
     for su in range(4):
-        u = popc(U & suit_bits(su))
+        u = __builtin_popcount(U & suit_bits(su))
         if u == 0:
             continue
         v0 = (vo0 >> su) & 1
@@ -82,11 +82,11 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
         ds = h.D & sb
         if ds == 0 or (h.vo[p] >> su) & 1:
             continue
-        m = low_card(ds)
+        m = bit_index(ds)
         us = h.U & sb & below(m)
         if us == 0:
             continue
-        x = low_card(us)
+        x = bit_index(us)
         hi = h.U & sb & ~below(m) & ~((<uint32_t>1) << x)
         rest = h.U & ~hi & ~((<uint32_t>1) << x)
         c0 = h.cnt[0] - (1 if p == 0 else 0)
@@ -95,7 +95,7 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
         bl = 0
         br = 0
         for t in range(4):
-            u = popc(rest & suit_bits(t))
+            u = __builtin_popcount(rest & suit_bits(t))
             v0 = (h.vo[0] >> t) & 1
             v1 = (h.vo[1] >> t) & 1
             if v0 and v1:
@@ -106,14 +106,14 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
                 br += u
         # the high cards may only go to P or the skat
         if p == 0:
-            bl += popc(hi)
+            bl += __builtin_popcount(hi)
         else:
-            br += popc(hi)
+            br += __builtin_popcount(hi)
         if a <= h.k and a + bl <= h.k + c0 and a + br <= h.k + c1 and c0 >= 0 and c1 >= 0:
             return 1
         # or the partner holds another card of the suit below m
         if (h.vo[1 - p] >> su) & 1 == 0 and (us & (us - 1)) != 0:
-            y = low_card(us & (us - 1))
+            y = bit_index(us & (us - 1))
             if feasible(h.U & ~((<uint32_t>1) << x) & ~((<uint32_t>1) << y), h.vo[0], h.vo[1],
                         h.cnt[0] - 1, h.cnt[1] - 1, h.k):
                 return 1
@@ -132,7 +132,7 @@ cdef inline void hs_key(const HS* h, uint64_t* k1, uint64_t* k2) noexcept nogil:
         else:
             v0 = 0
             v1 = 0
-        sig[su] = ((<uint64_t>popc(lv)) << 10) | ((<uint64_t>CMP[lv][(h.D >> (8 * su)) & 0xFF]) << 2) | (v0 << 1) | v1
+        sig[su] = ((<uint64_t>__builtin_popcount(lv)) << 10) | ((<uint64_t>PEXT8[lv][(h.D >> (8 * su)) & 0xFF]) << 2) | (v0 << 1) | v1
     sort4(sig)
     k1[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42)
     k2[0] = (<uint64_t>h.cnt[0]) | ((<uint64_t>h.cnt[1]) << 4) | ((<uint64_t>h.k) << 8) | ((<uint64_t>((h.leader - h.decl + 3) % 3)) << 10)
@@ -163,36 +163,29 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
             decl_played = h.tcard[i]
     if h.tlen > 0:
         ledbits = table & suit_bits(ls)
-        win = high_card(ledbits)
+        win = high_bit(ledbits)
     live = h.D | h.U | table
     if seat == h.decl:
         cand = declarer_choices(h.D, h.tlen, led, win)
         while cand:
-            c = low_card(cand)
+            c = bit_index(cand)
             cand &= cand - 1
             if is_redundant(h.D, live, c):
                 continue
             if h.tlen == 0:
-                sc = 100 - popc(live & below(c))
+                sc = 100 - __builtin_popcount(live & below(c))
             elif (c >> 3) == ls:
                 sc = 1000 + c if c < win else -c
             else:
-                sc = 8 * (popc(h.U & below(c)) - popc(h.D & below(c))) + (c & 7)
-            j = n
-            while j > 0 and scores[j - 1] < sc:
-                scores[j] = scores[j - 1]
-                out[j] = out[j - 1]
-                discard[j] = discard[j - 1]
-                j -= 1
-            scores[j] = sc
-            out[j] = c
-            discard[j] = 0
+                sc = 8 * (__builtin_popcount(h.U & below(c)) - __builtin_popcount(h.D & below(c))) + (c & 7)
+            j = insert_by_score(scores, out, n, sc, c)
+            shift_in(discard, n, j, 0)
             n += 1
         return n
     p = defender_index(h, seat)
     cand = h.U
     while cand:
-        c = low_card(cand)
+        c = bit_index(cand)
         cand &= cand - 1
         if (h.vo[p] >> (c >> 3)) & 1:
             continue
@@ -213,7 +206,7 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
             continue
         if h.tlen == 0:
             if h.D & suit_bits(c >> 3):
-                sc = 500 - 50 * popc(h.D & below(c)) - (c & 7)
+                sc = 500 - 50 * __builtin_popcount(h.D & below(c)) - (c & 7)
             else:
                 sc = 50 - (c & 7)
         elif decl_played >= 0 and decl_played == win:
@@ -222,15 +215,8 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
             sc = -(c & 7)
         else:
             sc = c & 7
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            discard[j] = discard[j - 1]
-            j -= 1
-        scores[j] = sc
-        out[j] = c
-        discard[j] = disc
+        j = insert_by_score(scores, out, n, sc, c)
+        shift_in(discard, n, j, disc)
         n += 1
     return n
 
@@ -263,13 +249,14 @@ cdef int hs_win(HS* h) noexcept nogil:
             res = 1 - res
             break
     if h.tlen == 0:
-        table_put(h.memo, k1, k2, res, popc(h.D))
+        table_put(h.memo, k1, k2, res, __builtin_popcount(h.D))
     return res
 
 
 cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
     """hs_win() after *seat* plays *c* (*disc*: a defender's card showing a void); state restored."""
-    cdef int res, saved_leader, c0, c1, w, p = -1, saved_vo = 0
+    cdef int res, w, p = -1, saved_vo = 0
+    cdef ClosedTrick saved
     if seat == h.decl:
         h.D &= ~((<uint32_t>1) << c)
     else:
@@ -286,17 +273,9 @@ cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
         if w == h.decl:
             res = 0
         else:
-            c0 = h.tcard[0]
-            c1 = h.tcard[1]
-            saved_leader = h.leader
-            h.leader = w
-            h.tlen = 0
+            close_trick(&h.leader, &h.tlen, h.tcard, w, &saved)
             res = hs_win(h)
-            h.leader = saved_leader
-            h.tcard[0] = c0
-            h.tcard[1] = c1
-            h.tcard[2] = c
-            h.tlen = 3
+            reopen_trick(&h.leader, &h.tlen, h.tcard, &saved)
     else:
         res = hs_win(h)
     h.tlen -= 1

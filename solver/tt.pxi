@@ -147,9 +147,8 @@ cdef inline bint tt_empty(const TTEntry* e) noexcept nogil:
     return e.meta == 0 and e.h0 == 0 and e.h1 == 0 and e.h2 == 0
 
 
-cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
-    """The entry holding this key, or NULL."""
-    cdef TTEntry* b = tt_bucket(t, h0, h1, h2, keymeta)
+cdef inline TTEntry* tt_match(TTEntry* b, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
+    """The entry of bucket *b* holding this key, or NULL."""
     cdef int i
     for i in range(TT_WAYS):
         if b[i].h0 == h0 and b[i].h1 == h1 and b[i].h2 == h2 and (b[i].meta & META_KEY_MASK) == keymeta:
@@ -157,26 +156,28 @@ cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, u
     return NULL
 
 
+cdef inline TTEntry* tt_find(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta) noexcept nogil:
+    """The entry holding this key, or NULL."""
+    return tt_match(tt_bucket(t, h0, h1, h2, keymeta), h0, h1, h2, keymeta)
+
+
 cdef inline void tt_save(TTable* t, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t keymeta,
                          int lower, int upper, int best) noexcept nogil:
     """Record lower <= Q <= upper (intersected with what is known) and the best move (-1: none)."""
     cdef TTEntry* b = tt_bucket(t, h0, h1, h2, keymeta)
-    cdef TTEntry* slot = NULL
+    cdef TTEntry* slot = tt_match(b, h0, h1, h2, keymeta)
     cdef int i, old_lo, old_hi, cards, fewest = 99
     cdef uint32_t meta
-    for i in range(TT_WAYS):
-        if b[i].h0 == h0 and b[i].h1 == h1 and b[i].h2 == h2 and (b[i].meta & META_KEY_MASK) == keymeta:
-            old_lo = (b[i].meta >> LB_SHIFT) & BOUND_MASK
-            old_hi = (b[i].meta >> UB_SHIFT) & BOUND_MASK
-            if old_lo > lower:
-                lower = old_lo
-            if old_hi < upper:
-                upper = old_hi
-            if best < 0 and (b[i].meta & BEST_VALID):
-                best = (b[i].meta >> BEST_SHIFT) & 31
-            slot = &b[i]
-            break
-    if slot == NULL:
+    if slot != NULL:
+        old_lo = (slot.meta >> LB_SHIFT) & BOUND_MASK
+        old_hi = (slot.meta >> UB_SHIFT) & BOUND_MASK
+        if old_lo > lower:
+            lower = old_lo
+        if old_hi < upper:
+            upper = old_hi
+        if best < 0 and (slot.meta & BEST_VALID):
+            best = (slot.meta >> BEST_SHIFT) & 31
+    else:
         for i in range(TT_WAYS):
             if tt_empty(&b[i]):
                 slot = &b[i]
@@ -229,3 +230,63 @@ cdef void tt_grow(TTable* t) noexcept nogil:
                 d += 1
                 memset(&b[k], 0, sizeof(TTEntry))
     t.used_buckets = 2 * old
+
+
+# Canonical keys: the hands are compressed block by block before every
+# probe and store, so equivalent positions share an entry.
+
+ctypedef struct KeyBlocks:
+    int nblocks
+    uint8_t block_start[8]
+    uint32_t block_width_mask[8]
+
+
+cdef inline void canonical_hands(const KeyBlocks* s, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t* out) noexcept nogil:
+    """Hands with every block of interchangeable cards compressed to its lowest bits.
+
+    A block is a run of cards of one follow group that weigh the same (the
+    7 8 9 of a suit, the four jacks; a whole group when weights are all 0).
+    Cards that are out of play never matter again, so two positions whose
+    live cards differ only by which cards of a block are live play the same:
+    compressing the live cards of each block to its lowest bits keeps every
+    order relation and every weight, and makes their TT keys equal.
+    """
+    cdef uint32_t live = h0 | h1 | h2, l, m, keep
+    cdef uint32_t o0 = h0, o1 = h1, o2 = h2      # locals, not out[]: no aliasing with *s
+    cdef const uint8_t* row
+    cdef int b, st
+    for b in range(s.nblocks):
+        st = s.block_start[b]
+        m = s.block_width_mask[b]
+        l = (live >> st) & m
+        if (l & (l + 1)) == 0:
+            continue                      # the live cards already fill the lowest bits
+        keep = ~(m << st)
+        if l < 256:
+            row = PEXT8[l]
+            o0 = (o0 & keep) | (<uint32_t>row[(h0 >> st) & m] << st)
+            o1 = (o1 & keep) | (<uint32_t>row[(h1 >> st) & m] << st)
+            o2 = (o2 & keep) | (<uint32_t>row[(h2 >> st) & m] << st)
+        else:
+            o0 = (o0 & keep) | (pext_small((h0 >> st) & m, l) << st)
+            o1 = (o1 & keep) | (pext_small((h1 >> st) & m, l) << st)
+            o2 = (o2 & keep) | (pext_small((h2 >> st) & m, l) << st)
+    out[0] = o0
+    out[1] = o1
+    out[2] = o2
+
+
+cdef void init_blocks(KeyBlocks* s, const Layout* lay, const uint8_t* weight) noexcept nogil:
+    """Find the blocks of interchangeable cards for the layout *lay* and the card weights *weight*."""
+    cdef int c = 0, start, g
+    s.nblocks = 0
+    while c < 32:
+        start = c
+        g = lay.group_of[c]
+        while c + 1 < 32 and lay.group_of[c + 1] == g and weight[c + 1] == weight[start] and (lay.group_mask[g] >> (c + 1)) & 1:
+            c += 1
+        if c > start:
+            s.block_start[s.nblocks] = start
+            s.block_width_mask[s.nblocks] = ((<uint32_t>1) << (c - start + 1)) - 1
+            s.nblocks += 1
+        c += 1

@@ -281,7 +281,8 @@ def test_real_process_json_success() -> None:
 # --------------------------------------------------------------------------- bench and help
 
 BENCH_KEYS = {"deals", "seed", "game", "tt_mb", "solves_per_second", "median_ms", "p90_ms", "max_ms",
-              "total_seconds", "nodes", "cpu", "per_game", "card_values", "generate_seconds", "machine"}
+              "total_seconds", "nodes", "cpu", "per_game", "card_values", "generate_seconds", "machine",
+              "close", "queries"}
 
 
 def test_bench_json_is_deterministic_in_nodes() -> None:

@@ -7,7 +7,15 @@ ONE :class:`~skatdd.solve.Solver` for the whole run, single-threaded:
 1. times the exact value of each full deal: :meth:`Solver.value` for suit
    and grand, :meth:`Solver.declarer_wins` for null;
 2. times the values of all first cards (:meth:`Solver.card_values`) of the
-   same deal, to compare with one solve.
+   same deal, to compare with one solve;
+3. times the win-only questions of suit and grand deals on their own
+   (:data:`QUERIES`: ``reaches`` 61, 90 and 31 and the schwarz question
+   :meth:`Solver.declarer_takes_all`), each from an empty table, to compare
+   with the exact value.
+
+With *close* the deals are :func:`close_deals`: realistic suit and grand
+deals whose double-dummy value lies within :data:`CLOSE_MARGIN` points of
+61, the games a few points decide (the selecting solve is not timed).
 
 The transposition table is cleared (untimed) before every timed query, so
 each figure is a cold solve of one deal: independent of the order of the
@@ -29,20 +37,47 @@ from __future__ import annotations
 import math
 import os
 import platform
+import random
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .position import Position
 from .rules import ALL_GAMES, WIN_POINTS, Game
 from .solve import Solver
 
-__all__ = ["DealTiming", "GameStats", "BenchReport", "percentile", "time_solve", "time_card_values",
-           "run_bench", "machine_info", "DEFAULT_DEALS", "DEFAULT_SEED"]
+__all__ = [
+    "CLOSE_MARGIN",
+    "DEFAULT_DEALS",
+    "DEFAULT_SEED",
+    "QUERIES",
+    "BenchReport",
+    "DealTiming",
+    "GameStats",
+    "close_deals",
+    "machine_info",
+    "percentile",
+    "run_bench",
+    "time_card_values",
+    "time_query",
+    "time_solve",
+]
 
 DEFAULT_DEALS = 100
 DEFAULT_SEED = 1
+#: A close game: the declarer's double-dummy value lies in 61 +- CLOSE_MARGIN.
+CLOSE_MARGIN = 5
+#: Redeals allowed per close deal asked for before close_deals() gives up.
+CLOSE_ATTEMPTS = 200
+#: The win-only questions timed beside the exact value: label -> query.
+QUERIES: dict[str, Callable[[Solver, Position], bool]] = {
+    "reaches 61": lambda solver, pos: solver.reaches(pos, 61),
+    "reaches 90": lambda solver, pos: solver.reaches(pos, 90),
+    "reaches 31": lambda solver, pos: solver.reaches(pos, 31),
+    "schwarz": lambda solver, pos: solver.declarer_takes_all(pos),
+}
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -69,6 +104,8 @@ class DealTiming:
     card_values_seconds: float | None = None
     card_values_nodes: int | None = None
     card_values_cpu_seconds: float | None = None
+    #: :data:`QUERIES` label -> (seconds, nodes); empty for null deals or when not measured.
+    queries: dict[str, tuple[float, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -133,6 +170,7 @@ class BenchReport:
     tt_mb: int
     timings: list[DealTiming]
     generate_seconds: float = 0.0
+    close: bool = False
     machine: dict[str, Any] = field(default_factory=machine_info)
 
     @property
@@ -160,7 +198,7 @@ class BenchReport:
             return None
         cv = [t.card_values_seconds or 0.0 for t in measured]
         solve_total = sum(t.seconds for t in measured)
-        ratios = [c / t.seconds for c, t in zip(cv, measured) if t.seconds > 0]
+        ratios = [c / t.seconds for c, t in zip(cv, measured, strict=True) if t.seconds > 0]
         cv_cpu = sum(t.card_values_cpu_seconds or 0.0 for t in measured)
         solve_cpu = sum(t.cpu_seconds for t in measured)
         return {
@@ -174,17 +212,40 @@ class BenchReport:
             "ratio_total_cpu": round(cv_cpu / solve_cpu, 3) if solve_cpu > 0 else None,
         }
 
+    def queries_summary(self) -> dict[str, dict[str, Any]]:
+        """Per win-only question: median, p90, nodes, and cost relative to the exact value of the same deals."""
+        out = {}
+        for label in QUERIES:
+            measured = [t for t in self.timings if label in t.queries]
+            if not measured:
+                continue
+            times = [t.queries[label][0] for t in measured]
+            exact_total = sum(t.seconds for t in measured)
+            ratios = [t.seconds / t.queries[label][0] for t in measured if t.queries[label][0] > 0]
+            out[label] = {
+                "deals": len(measured),
+                "median_ms": round(statistics.median(times) * 1e3, 3),
+                "p90_ms": round(percentile(times, 90) * 1e3, 3),
+                "max_ms": round(max(times) * 1e3, 3),
+                "nodes": sum(t.queries[label][1] for t in measured),
+                "cheaper_total": round(exact_total / sum(times), 2) if sum(times) > 0 else None,
+                "cheaper_median": round(statistics.median(ratios), 2) if ratios else None,
+            }
+        return out
+
     def to_json(self) -> dict[str, Any]:
         overall = self.overall
         return {
             "deals": self.deals,
             "seed": self.seed,
             "game": self.game.label if self.game is not None else None,
+            "close": self.close,
             "tt_mb": self.tt_mb,
             **overall.to_json(),
             "cpu": self.overall_cpu.to_json(),
             "per_game": {g.label: s.to_json() for g, s in self.per_game().items()},
             "card_values": self.card_values_summary(),
+            "queries": self.queries_summary(),
             "generate_seconds": round(self.generate_seconds, 3),
             "machine": self.machine,
         }
@@ -193,6 +254,8 @@ class BenchReport:
         """The readable report, one string per line."""
         o, c = self.overall, self.overall_cpu
         which = "realistic deals" if self.game is None else f"realistic {self.game.label} deals"
+        if self.close:
+            which = f"close {which} (value 61 +- {CLOSE_MARGIN})"
         out = [
             f"skatdd bench: {self.deals} {which}, seed {self.seed}, one solver, "
             f"transposition table {self.tt_mb} MiB, single-threaded",
@@ -225,6 +288,16 @@ class BenchReport:
                 f"  relative to one solve: {cv['ratio_total']}x in total, "
                 f"{cv['ratio_median']}x median per deal, {cv['ratio_max']}x at most"
             )
+        queries = self.queries_summary()
+        if queries:
+            out.append("")
+            out.append("win-only questions (suit and grand), cold table; 'cheaper' = exact value time / question time:")
+            for label, q in queries.items():
+                out.append(
+                    f"  {label:<11} median {q['median_ms']:8.2f} ms   p90 {q['p90_ms']:8.2f} ms   "
+                    f"nodes {q['nodes']:>13,}   cheaper {q['cheaper_total']}x in total, "
+                    f"{q['cheaper_median']}x median per deal"
+                )
         return out
 
 
@@ -251,38 +324,79 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
     return seconds, cpu, nodes, value, bool(wins)
 
 
-def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int]:
-    """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, cpu_seconds, nodes)``."""
+def time_query(solver: Solver, pos: Position, query: Callable[[Solver, Position], object], *,
+               clear: bool = True) -> tuple[float, float, int]:
+    """Time ``query(solver, pos)``: ``(seconds, cpu_seconds, nodes)``; with *clear* from an empty table (not timed)."""
     if clear:
         solver.clear()
     solver.reset_stats()
     start, cpu = time.perf_counter(), time.process_time()
-    solver.card_values(pos)
+    query(solver, pos)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     return seconds, cpu, solver.nodes
 
 
+def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int]:
+    """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, cpu_seconds, nodes)``."""
+    return time_query(solver, pos, lambda sv, p: sv.card_values(p), clear=clear)
+
+
+def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CLOSE_MARGIN,
+                solver: Solver | None = None) -> list[Position]:
+    """The first *n* realistic deals of *seed* whose double-dummy value lies in ``61 +- margin``.
+
+    Deals come from one ``random.Random(seed)`` as in
+    :func:`skatdd.generate.realistic_deals` (null deals, which have no
+    point value, are skipped); each is solved (with *solver*, or a new
+    one) to select it, so the same seed gives the same list.  *game* forces
+    the contract.  Raises ``ValueError`` for null, ``n < 1``, a negative
+    margin, or when ``CLOSE_ATTEMPTS * n`` deals do not hold *n* close ones.
+    """
+    from .generate import realistic_deal  # imported here: generation is only needed without positions
+
+    if game is not None and game.is_null:
+        raise ValueError("close games are decided by points: there are none in null")
+    if n < 1 or margin < 0:
+        raise ValueError(f"need n >= 1 and margin >= 0, got n={n}, margin={margin}")
+    rng = random.Random(seed)
+    solver = solver if solver is not None else Solver()
+    out: list[Position] = []
+    for _ in range(CLOSE_ATTEMPTS * n):
+        pos = realistic_deal(rng, game=game)[0]
+        if pos.game.is_null:
+            continue
+        solver.clear()
+        value = solver.value(pos)
+        if value is not None and abs(value - 61) <= margin:
+            out.append(pos)
+            if len(out) == n:
+                return out
+    raise ValueError(f"only {len(out)} of {CLOSE_ATTEMPTS * n} deals of seed {seed} lie within {margin} of 61")
+
+
 def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Game | None = None,
-              tt_mb: int = 128, card_values: bool = True, positions: Sequence[Position] | None = None,
-              solver: Solver | None = None,
+              tt_mb: int = 128, card_values: bool = True, queries: bool = True, close: bool = False,
+              positions: Sequence[Position] | None = None, solver: Solver | None = None,
               progress: Callable[[int, DealTiming], None] | None = None) -> BenchReport:
     """Run the benchmark and return its :class:`BenchReport` (see the module docstring).
 
-    *positions* replaces the generated deals (then *deals*, *seed* and
-    *game* only label the report); *solver* replaces the one built with
-    *tt_mb*.  *progress* is called after each deal with its index and
-    timing.  Raises ``ValueError`` for ``deals < 1``.
+    *queries* times the win-only questions; *close* benchmarks
+    :func:`close_deals` instead of all realistic deals.  *positions*
+    replaces the generated deals (then *deals*, *seed*, *game* and *close*
+    only label the report); *solver* replaces the one built with *tt_mb*.
+    *progress* is called after each deal with its index and timing.
+    Raises ``ValueError`` for ``deals < 1`` (and as :func:`close_deals`).
     """
+    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
     if positions is None:
         if deals < 1:
             raise ValueError(f"deals must be at least 1, got {deals}")
         start = time.perf_counter()
-        positions = _generate(seed, deals, game)
+        positions = close_deals(seed, deals, game=game, solver=solver) if close else _generate(seed, deals, game)
         generate_seconds = time.perf_counter() - start
     else:
         generate_seconds = 0.0
         deals = len(positions)
-    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
     solver.clear()  # first touch of the table's memory happens here, not in the first timing
     timings: list[DealTiming] = []
     for i, pos in enumerate(positions):
@@ -291,11 +405,15 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
         if card_values:
             (timing.card_values_seconds, timing.card_values_cpu_seconds,
              timing.card_values_nodes) = time_card_values(solver, pos)
+        if queries and not pos.game.is_null:
+            for label, query in QUERIES.items():
+                q_seconds, _, q_nodes = time_query(solver, pos, query)
+                timing.queries[label] = (q_seconds, q_nodes)
         timings.append(timing)
         if progress is not None:
             progress(i, timing)
     return BenchReport(deals=deals, seed=seed, game=game, tt_mb=solver.tt_mb, timings=timings,
-                       generate_seconds=generate_seconds)
+                       generate_seconds=generate_seconds, close=close)
 
 
 def _generate(seed: int, n: int, game: Game | None) -> list[Position]:
