@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from skatdd.cards import parse_cards
-from skatdd.generate import position_from_json
 from skatdd.position import Position
+from skatdd.readers import position_from_json as spec_from_json
 from skatdd.solve import Solver
 
 DATA = Path(__file__).parent / "data" / "midgame-reference.jsonl"
@@ -30,7 +30,7 @@ DATA = Path(__file__).parent / "data" / "midgame-reference.jsonl"
 
 def _load() -> list[tuple[Position, dict[str, Any]]]:
     rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(position_from_json(row["position"]), row) for row in rows]
+    return [(spec_from_json(row["position"]).position(), row) for row in rows]
 
 
 CASES = _load()
