@@ -119,7 +119,7 @@ from .solve import Solver
 __all__ = [
     "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
     "analyse_cards", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec", "analyse_text",
-    "first_decisive", "stakes",
+    "first_decisive", "game_line_id", "stakes",
 ]
 
 #: What a decisive card can change, in order of importance.
@@ -307,6 +307,7 @@ class GameAnalysis:
         players: player names by seat (ISS), else empty strings.
         discard: the declarer's discard (picked-up games), else ``None``.
         source: ``'iss'`` or ``'json'``.
+        date: the record's ``DT`` (ISS), else ``None``.
         nodes, seconds: search effort for the whole analysis, review included.
     """
 
@@ -327,6 +328,7 @@ class GameAnalysis:
     players: list[str] = field(default_factory=lambda: ["", "", ""])
     discard: list[Card] | None = None
     source: str = "json"
+    date: str | None = None
     nodes: int = 0
     seconds: float = 0.0
 
@@ -343,15 +345,24 @@ class GameAnalysis:
         return self.line.start_value
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of interface.md's ``analyse`` (plus ``id``, ``decisive_stake`` and ``ending``)."""
+        """The JSON object of interface.md's ``analyse``.
+
+        Beside interface.md's fields: ``id``, ``date`` (ISS ``DT``, else
+        ``null``), ``players`` (names by seat, ``""`` when unknown), ``hand``,
+        ``bid``, ``decisive_stake`` and ``ending``.
+        """
         ending = None
         if self.ending is not None:
             kind, seat, awarded = self.ending
             ending = {"kind": kind, "seat": seat, "awarded": awarded}
         return {
             "id": self.id,
+            "date": self.date,
+            "players": list(self.players),
             "game": self.game.label,
             "declarer": self.declarer,
+            "hand": self.declaration.hand,
+            "bid": self.bid,
             "start_value": self.start_value,
             "plays": [p.to_json() for p in self.plays],
             "result": self.result.to_json(),
@@ -653,7 +664,7 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
         id=record.id, declaration=declaration, declarer=declarer, bid=record.bid, start=start, line=line,
         result=result, costs=_costs(line.plays), stakes=stake_list, first_decisive=first, decisive_stake=stake,
         claim=claim, ending=ending, review=contract_review, players=list(record.players),
-        discard=list(record.discard) if record.discard is not None else None, source="iss",
+        discard=list(record.discard) if record.discard is not None else None, source="iss", date=record.date,
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
     )
 
@@ -770,6 +781,15 @@ def _ident(text: str) -> Any:
         return None
 
 
+def game_line_id(raw: bytes | str) -> Any:
+    """The id a line of games is reported under: an ISS record's ``ID``, a JSON object's ``id``, else ``None``."""
+    try:
+        text = line_text(raw)
+    except DealFormatError:
+        return None
+    return _ident(text.strip().lstrip("\ufeff"))
+
+
 def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
@@ -802,16 +822,18 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
-                  emit: Callable[[LineOutcome], None]) -> BatchSummary:
+                  emit: Callable[[LineOutcome], None], dask: str | None = None,
+                  total: int | None = None) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     Each line is an ISS record or a JSON deal object (:func:`analyse_line`).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, one Solver (of *tt_mb* MiB) each.  *emit* gets each
-    record as soon as it and every earlier one are done.  Returns the
+    record as soon as it and every earlier one are done; *dask* runs the
+    lines on a Dask cluster instead (:func:`skatdd.batch.run_lines`).  Returns the
     counts (``exit_code`` 2 when a line had bad input, 1 for an internal
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
     return run_lines(items, handler=functools.partial(analyse_line, review=review), jobs=jobs, tt_mb=tt_mb,
-                     emit=emit)
+                     emit=emit, dask=dask, total=total)

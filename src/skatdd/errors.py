@@ -45,3 +45,11 @@ class ISSFormatError(SkatddError):
 
 class ScoringError(SkatddError):
     """A declaration cannot be scored (schneider announced without hand, null below the bid...)."""
+
+
+class MissingDependencyError(SkatddError):
+    """An option needs an optional package that is not installed (``pip install 'skatdd[dask]'``)."""
+
+
+class ResumeError(SkatddError):
+    """An output file given to ``--resume`` does not continue the run asked for."""

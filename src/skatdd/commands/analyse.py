@@ -30,21 +30,24 @@ The analysis itself lives in :mod:`skatdd.analyse`.
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
+from collections.abc import Iterable, Iterator
 from itertools import chain
-from typing import IO, Iterable, Iterator
+from typing import IO, NamedTuple
 
 import click
 
-from ..analyse import GameAnalysis, analyse_lines, analyse_text
-from ..batch import default_jobs
+from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from ..batch import default_jobs, record_line, stdin_bytes
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError
 from ..position import Position
 from ..report import card_list, position_lines
 from ..rules import SEAT_NAMES
 from ..solve import Solver
-from .batch import stream_results
-from .common import emit_json, json_option, tt_option
+from ..table import GameTable
+from .batch import ResultSink, run_options, stream_results
+from .common import json_option, tt_option
 from .solve import InputError
 
 __all__ = ["command", "analysis_lines"]
@@ -305,12 +308,27 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
-          review: bool) -> None:
+          review: bool, run: RunOptions) -> None:
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
-    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit),
-                   total, what="games could not be analysed")
+    with ExitStack() as stack:
+        table = stack.enter_context(GameTable(run.table)) if run.table else None
+        on_record = table.add if table is not None else (lambda record: None)
+        sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
+                                              on_record=on_record))
+        stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit,
+                                                  dask=run.dask, total=total),
+                       total, what="games could not be analysed", sink=sink, on_record=on_record)
+
+
+class RunOptions(NamedTuple):
+    """Where a file of games runs and where its results go (``--dask``, ``-o``, ``--resume``, ``--table``)."""
+
+    dask: str | None
+    output: str | None
+    resume: bool
+    table: str | None
 
 
 @click.command("analyse")
@@ -319,9 +337,13 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
               help="For a file of games: worker processes, one solver each [default: every core].")
 @click.option("--no-review", is_flag=True,
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+@run_options
+@click.option("--table", metavar="FILE", default=None,
+              help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
 @json_option
 @tt_option
-def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: int) -> None:
+def command(game: str, jobs: int | None, no_review: bool, dask: str | None, output: str | None, resume: bool,
+            table: str | None, as_json: bool, tt_mb: int) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -340,12 +362,13 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
       skatdd analyse archive.iss --jobs 2 > analyses.jsonl
     """
     review = not no_review
+    run = RunOptions(dask, output, resume, table)
     if game == "-":
-        stream: IO[bytes] = click.get_binary_stream("stdin")
+        stream: IO[bytes] = stdin_bytes()
         path = None
     elif game.lstrip().startswith(("(;", "{")):
         analysis = _single(game, tt_mb=tt_mb, review=review, where=None)
-        _print(analysis, as_json)
+        _print(analysis, as_json, run)
         return
     elif os.path.isfile(game):
         try:
@@ -368,20 +391,29 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
             except UnicodeDecodeError as exc:
                 raise InputError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
             analysis = _single(text, tt_mb=tt_mb, review=review, where=path)
-            _print(analysis, as_json)
+            _print(analysis, as_json, run)
             return
         total = None
         if path is not None:
             with open(path, "rb") as fh:
                 total = sum(1 for _ in _game_lines(fh))
-        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review)
+        _many(_game_lines(chain(head, stream)), total, jobs=jobs, tt_mb=tt_mb, review=review, run=run)
     finally:
         if path is not None:
             stream.close()
 
 
-def _print(analysis: GameAnalysis, as_json: bool) -> None:
-    if as_json:
-        emit_json(analysis.to_json())
-    else:
-        click.echo("\n".join(analysis_lines(analysis)))
+def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions) -> None:
+    """Print one game's analysis (to ``-o FILE`` when given) and write its ``--table`` row."""
+    if run.table:
+        with GameTable(run.table) as table:
+            table.add(analysis.to_json())
+    text = record_line(analysis.to_json()) if as_json else "\n".join(analysis_lines(analysis))
+    if run.output is None:
+        click.echo(text)
+        return
+    try:
+        with open(run.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {run.output!r}: {exc.strerror or exc}", param_hint="-o") from None
