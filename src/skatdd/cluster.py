@@ -14,7 +14,9 @@ back the same outcomes in input order, so any command built on
   millions of lines never sits in memory.  Chunks are handed on strictly in
   input order as they finish (earlier chunks get a higher priority).
 * Each worker thread keeps one :class:`~skatdd.solve.Solver` (one
-  transposition table of ``tt_mb`` MiB) for every chunk it runs.
+  transposition table of ``tt_mb`` MiB) for every chunk of a run it gets;
+  the next run on the same cluster starts with a fresh one, as ``--jobs``
+  does.
 * A worker that dies loses nothing: the scheduler runs its chunks again on
   another worker, and each chunk's results are written once, when its turn
   comes.  A chunk that kills a worker every time it runs (Dask's
@@ -29,6 +31,7 @@ import logging
 import math
 import os
 import threading
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -116,26 +119,32 @@ def connect(address: str) -> Iterator[Any]:
 _worker_state = threading.local()
 
 
-def _thread_solver(tt_mb: int) -> Solver:
-    """This worker thread's Solver, built on first use and kept for every later chunk."""
+def _thread_solver(run: str, tt_mb: int) -> Solver:
+    """This worker thread's Solver for *run*, built at the run's first chunk here and kept for the others."""
     solver: Solver | None = getattr(_worker_state, "solver", None)
-    if solver is None or getattr(_worker_state, "tt_mb", None) != tt_mb:
+    if solver is None or getattr(_worker_state, "run", None) != run:
+        _worker_state.solver = None  # free the previous run's table before allocating the next
         solver = Solver(tt_mb=tt_mb)
-        _worker_state.solver, _worker_state.tt_mb = solver, tt_mb
+        _worker_state.solver, _worker_state.run = solver, run
     return solver
 
 
-def run_chunk(handler: LineHandler, tt_mb: int, chunk: Chunk) -> list[LineOutcome]:
-    """The task run on a worker: every line of *chunk* through *handler* with the thread's Solver."""
-    solver = _thread_solver(tt_mb)
+def run_chunk(handler: LineHandler, tt_mb: int, run: str, chunk: Chunk) -> list[LineOutcome]:
+    """The task run on a worker: every line of *chunk* through *handler* with the thread's Solver for *run*."""
+    solver = _thread_solver(run, tt_mb)
     return [handler(solver, line, raw) for line, raw in chunk]
 
 
+#: Chunks per worker thread wanted for a short input of known length, so that the last chunks to finish
+#: (while other threads are idle) are short.
+CHUNKS_PER_THREAD_SHORT = 16
+
+
 def chunk_size(total: int | None, threads: int) -> int:
-    """Lines per chunk: :data:`CHUNK_LINES`, fewer when a known *total* would leave threads idle (4 chunks each)."""
+    """Lines per chunk: :data:`CHUNK_LINES`, fewer for a short input of known *total* (16 chunks a thread)."""
     if total is None:
         return CHUNK_LINES
-    return max(1, min(CHUNK_LINES, math.ceil(total / (4 * max(threads, 1)))))
+    return max(1, min(CHUNK_LINES, math.ceil(total / (CHUNKS_PER_THREAD_SHORT * max(threads, 1)))))
 
 
 def _threads(client: Any) -> int:
@@ -147,6 +156,7 @@ class _DaskBackend:
 
     def __init__(self, client: Any, handler: LineHandler, tt_mb: int, address: str) -> None:
         self.client, self.handler, self.tt_mb, self.address = client, handler, tt_mb, address
+        self.run = uuid.uuid4().hex  # names this run's solvers on the workers
         self.submitted = 0
 
     def max_chunks(self) -> int:
@@ -154,7 +164,7 @@ class _DaskBackend:
 
     def submit(self, chunk: Chunk) -> WorkFuture:
         self.submitted += 1
-        future: WorkFuture = self.client.submit(run_chunk, self.handler, self.tt_mb, chunk, pure=False,
+        future: WorkFuture = self.client.submit(run_chunk, self.handler, self.tt_mb, self.run, chunk, pure=False,
                                                 priority=-self.submitted, retries=RETRIES)
         return future
 
@@ -163,7 +173,8 @@ class _DaskBackend:
             message = f"internal error: the chunk's worker died each time it ran ({error})"
             return [LineOutcome(line, {"line": line, "id": None, "error": " ".join(message.split())}, INTERNAL_ERROR)
                     for line, _ in chunk], False
-        raise ClusterError(f"the Dask cluster at {self.address!r} failed: {type(error).__name__}: {error}") from error
+        reason = " ".join(str(error).split())
+        raise ClusterError(f"the Dask cluster at {self.address!r} failed: {type(error).__name__}: {reason}") from error
 
 
 def run_on_cluster(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, address: str, tt_mb: int,

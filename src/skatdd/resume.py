@@ -4,8 +4,9 @@ A run writes one JSON record per non-blank input line, in input order, as
 whole lines; so an interrupted output file is a prefix of the finished one,
 possibly followed by a torn last line (no newline) that was being written
 when the run stopped.  :func:`open_resumed` drops that torn line, checks that
-the ``K`` whole records answer the first ``K`` input lines (a record's
-``line`` must be the input line's number, its ``id`` the line's own id), and
+the ``K`` whole records answer the first ``K`` input lines (an error or
+skipped record's ``line`` must be the input line's number, a record's
+``id`` the line's own id), and
 leaves the input positioned after them, so the run goes on where it stopped
 and the finished file equals one uninterrupted run.
 """
@@ -42,7 +43,8 @@ def _check(path: str, number: int, record: dict[str, Any], item: Item | None,
         raise ResumeError(f"{path} line {number}: more results than the input has lines: expected the output of "
                           "this input")
     line, raw = item
-    if "line" in record and record["line"] != line:
+    numbered = "error" in record or "skipped" in record  # elsewhere "line" is a line of play
+    if numbered and record.get("line") != line:
         raise ResumeError(f"{path} line {number}: result for input line {_shown(record['line'])}, expected line {line}: "
                           "the file is not the output of this input")
     expected = ident(raw)
