@@ -277,3 +277,13 @@ def test_missing_dask_is_a_one_line_error(tmp_path: Path) -> None:
     proc = without_module("distributed", "batch", str(source), "--dask", "local:2")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "needs dask[distributed]" in proc.stderr
+
+
+def test_a_refused_resume_keeps_the_old_table(tmp_path: Path) -> None:
+    table, out = tmp_path / "games.csv", tmp_path / "out.jsonl"
+    table.write_text("the old table\n")
+    out.write_text(json.dumps({"line": 1, "id": "someone else's", "error": "x"}) + "\n")
+    proc = skatdd("analyse", str(ISS_GAMES), "--no-review", "--jobs", "1", "--table", str(table), "-o", str(out),
+                  "--resume")
+    assert proc.returncode == 2 and "not the output of this input" in proc.stderr
+    assert table.read_text() == "the old table\n" and not list(tmp_path.glob("*.partial"))

@@ -49,6 +49,9 @@ CHUNK_LINES = 200
 #: Chunks in flight per worker thread: one running, one waiting, so no worker idles between chunks.
 CHUNKS_PER_THREAD = 2
 
+#: How long to try reaching a scheduler before giving up.
+CONNECT_SECONDS = 15
+
 #: Task retries on top of the scheduler's own rescheduling after a worker's death.
 RETRIES = 2
 
@@ -103,11 +106,14 @@ def connect(address: str) -> Iterator[Any]:
                                                dashboard_address=None, silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         else:
-            client = distributed.Client(scheduler, timeout=30)
+            client = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
     except OSError as exc:  # includes the connection timeout
         if cluster is not None:
             cluster.close()
-        raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        raise ClusterError(f"cannot reach the Dask scheduler at {address[:80]!r}: {exc}") from None
+    except (ValueError, TypeError) as exc:  # distributed's verdict on a malformed address
+        raise SkatddError(f"--dask {address[:80]!r}: {exc}: expected a scheduler address like tcp://host:8786 "
+                          "or local[:N]") from None
     try:
         yield client
     finally:

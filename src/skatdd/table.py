@@ -29,14 +29,15 @@ with ``error`` or ``skipped``) get no row.  Columns (:data:`COLUMNS`):
 
 Parquet needs pyarrow (``pip install 'skatdd[dask]'``); the file loads with
 ``pandas.read_parquet`` or ``dask.dataframe.read_parquet``.  Rows are
-written in row groups as they come, and the file is closed (valid) even when
-the run is interrupted.
+written in row groups as they come, and the file is closed (valid, with the
+rows so far) even when the run is interrupted.
 """
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import json
+import os
 from types import TracebackType
 from typing import IO, Any
 
@@ -116,7 +117,11 @@ class GameTable:
     """Writes :func:`table_row` rows to *path*: Parquet for ``.parquet``/``.pq``, CSV for ``.csv``.
 
     Use as a context manager (or call :meth:`close`); :meth:`add` takes
-    ``analyse`` records and keeps the ones with a row.  Raises
+    ``analyse`` records and keeps the ones with a row.  Rows go to a
+    temporary file beside *path* that replaces it on :meth:`close`; leaving
+    the context with an error (other than an exit or an interrupt, which
+    keep the rows so far) discards it and leaves an older *path* as it was.
+    Raises
     :class:`~skatdd.errors.SkatddError` for another suffix,
     :class:`~skatdd.errors.MissingDependencyError` for Parquet without
     pyarrow, and ``OSError`` when the file cannot be created.
@@ -124,6 +129,7 @@ class GameTable:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._partial = f"{path}.partial"
         self.rows = 0
         suffix = path.lower().rsplit(".", 1)[-1] if "." in path else ""
         self._buffer: list[dict[str, Any]] = []
@@ -133,7 +139,7 @@ class GameTable:
         if suffix in ("parquet", "pq"):
             self._open_parquet()
         elif suffix == "csv":
-            self._csv_file = open(path, "w", encoding="utf-8", newline="")
+            self._csv_file = open(self._partial, "w", encoding="utf-8", newline="")
             self._csv = csv.DictWriter(self._csv_file, fieldnames=[name for name, _ in COLUMNS])
             self._csv.writeheader()
         else:
@@ -149,7 +155,7 @@ class GameTable:
                                          "(or write FILE.csv)") from None
         types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_(), "timestamp": pa.timestamp("s", tz="UTC")}
         self._schema = pa.schema([(name, types[kind]) for name, kind in COLUMNS])
-        self._parquet = pq.ParquetWriter(self.path, self._schema)
+        self._parquet = pq.ParquetWriter(self._partial, self._schema)
 
     def add(self, record: dict[str, Any]) -> None:
         """Add the row of *record* (nothing for an error or a skipped game)."""
@@ -171,18 +177,28 @@ class GameTable:
             self._parquet.write_table(pa.Table.from_pylist(self._buffer, schema=self._schema))
             self._buffer = []
 
-    def close(self) -> None:
-        """Write what is buffered and close the file (a valid table of the rows so far)."""
+    def close(self, keep: bool = True) -> None:
+        """Write what is buffered and close the file: *path* then holds a valid table of the rows so far.
+
+        With *keep* false the rows are discarded and *path* is left alone.
+        """
+        if self._parquet is None and self._csv_file is None:
+            return
         if self._parquet is not None:
-            self._flush()
+            if keep:
+                self._flush()
             self._parquet.close()
             self._parquet = None
         if self._csv_file is not None:
             self._csv_file.close()
             self._csv_file = None
+        if keep:
+            os.replace(self._partial, self.path)
+        else:
+            os.remove(self._partial)
 
     def __enter__(self) -> GameTable:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
+        self.close(keep=kind is None or issubclass(kind, (SystemExit, KeyboardInterrupt)))

@@ -30,8 +30,8 @@ The analysis itself lives in :mod:`skatdd.analyse`.
 from __future__ import annotations
 
 import os
-from contextlib import ExitStack
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from itertools import chain
 from typing import IO, NamedTuple
 

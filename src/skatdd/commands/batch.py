@@ -219,8 +219,12 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     stderr = sys.stderr
     progress = Progress(stderr, total, done=prior.lines) if stderr.isatty() else None
 
+    written = prior.lines
+
     def emit(outcome: LineOutcome) -> None:
+        nonlocal written
         sink.write(outcome.record)
+        written += 1
         on_record(outcome.record)
         if progress is not None:
             progress.update(outcome)
@@ -247,7 +251,8 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     except ClusterError as exc:
         if progress is not None:
             progress.clear()
-        click.echo(f"Error: {exc}; the lines written so far are complete (-o FILE --resume continues)", err=True)
+        kept = "; the lines written so far are complete (-o FILE --resume continues)" if written else ""
+        click.echo(f"Error: {exc}{kept}", err=True)
         sys.exit(1)
     if progress is not None:
         progress.close()
