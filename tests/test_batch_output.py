@@ -30,23 +30,12 @@ from skatdd.rules import ALL_GAMES
 from skatdd.table import COLUMNS, table_row
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from run_records import records, strip_stats  # noqa: E402
+
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
 SURROGATE_LINE = '{"id": "\\ud800", "game": "grand", "declarer": 0, "hands": ["CJ", "SJ", "HJ"], "skat": "DJ CA"}'
-
-
-def strip_stats(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records without the search effort (``nodes``, ``seconds``), which depends on each worker's table."""
-    out = []
-    for row in rows:
-        row = {k: v for k, v in row.items() if k not in ("nodes", "seconds")}
-        if isinstance(row.get("contract_review"), dict):
-            row["contract_review"] = {k: v for k, v in row["contract_review"].items() if k != "seconds"}
-        out.append(row)
-    return out
-
-
-def records(text: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in text.splitlines()]
 
 
 def endgame_lines(count: int, seed: int = 5) -> list[str]:

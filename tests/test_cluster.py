@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -27,23 +28,12 @@ from skatdd.generate import position_to_json, realistic_deals
 distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from run_records import records, strip_stats  # noqa: E402
+
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
 TT = ("--tt-mb", "16")
-
-
-def strip_stats(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records without ``nodes`` and ``seconds`` (they depend on what each worker's table saw before)."""
-    out = []
-    for row in rows:
-        row = {k: v for k, v in row.items() if k not in ("nodes", "seconds")}
-        if isinstance(row.get("contract_review"), dict):
-            row["contract_review"] = {k: v for k, v in row["contract_review"].items() if k != "seconds"}
-        out.append(row)
-    return out
-
-
-def records(text: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in text.splitlines()]
 
 
 def skatdd(*args: str) -> subprocess.CompletedProcess[str]:
@@ -171,3 +161,15 @@ def test_address_parsing() -> None:
             cluster.parse_address(bad)
     assert cluster.chunk_size(400, 2) == 13 and cluster.chunk_size(None, 2) == cluster.CHUNK_LINES
     assert cluster.chunk_size(10**7, 64) == cluster.CHUNK_LINES
+
+
+def test_a_chunk_that_kills_every_worker_and_a_lost_scheduler() -> None:
+    from distributed.client import FutureCancelledError
+
+    backend = cluster._DaskBackend(None, batch.solve_line, 8, "tcp://head:8786")
+    chunk: list[tuple[int, bytes | str]] = [(3, b'{"id": 1}'), (5, b'{"id": 2}')]
+    outcomes, resubmit = backend.failed(chunk, distributed.KilledWorker("run_chunk-1", SimpleNamespace(address="tcp://w:1"), 3))
+    assert not resubmit and [o.line for o in outcomes] == [3, 5]
+    assert all(o.kind == batch.INTERNAL_ERROR and o.record["line"] == o.line for o in outcomes)
+    with pytest.raises(cluster.ClusterError, match="scheduler-connection-lost"):
+        backend.failed(chunk, FutureCancelledError("run_chunk-2", "scheduler-connection-lost"))

@@ -175,7 +175,7 @@ class _DaskBackend:
         return future
 
     def failed(self, chunk: Chunk, error: BaseException) -> tuple[list[LineOutcome], bool]:
-        if type(error).__name__ == "KilledWorker":
+        if isinstance(error, _distributed().KilledWorker):
             message = f"internal error: the chunk's worker died each time it ran ({error})"
             return [LineOutcome(line, {"line": line, "id": None, "error": " ".join(message.split())}, INTERNAL_ERROR)
                     for line, _ in chunk], False
