@@ -31,6 +31,7 @@ import logging
 import math
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -48,6 +49,9 @@ CHUNK_LINES = 200
 
 #: Chunks in flight per worker thread: one running, one waiting, so no worker idles between chunks.
 CHUNKS_PER_THREAD = 2
+
+#: How often the number of worker threads (which bounds the chunks in flight) is asked again.
+THREADS_REFRESH_SECONDS = 2.0
 
 #: How long to try reaching a scheduler before giving up.
 CONNECT_SECONDS = 15
@@ -102,8 +106,9 @@ def connect(address: str) -> Iterator[Any]:
     cluster = None
     try:
         if scheduler is None:
+            # Any free port for the dashboard: a second cluster on the machine must not clash over 8787.
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
@@ -154,7 +159,8 @@ def chunk_size(total: int | None, threads: int) -> int:
 
 
 def _threads(client: Any) -> int:
-    return sum(int(w.get("nthreads", 1)) for w in client.scheduler_info()["workers"].values()) or 1
+    """Worker threads in the cluster now (at least 1: the scheduler may still be waiting for workers)."""
+    return sum(client.nthreads().values()) or 1
 
 
 class _DaskBackend:
@@ -164,9 +170,13 @@ class _DaskBackend:
         self.client, self.handler, self.tt_mb, self.address = client, handler, tt_mb, address
         self.run = uuid.uuid4().hex  # names this run's solvers on the workers
         self.submitted = 0
+        self._threads, self._counted = _threads(client), time.monotonic()
 
     def max_chunks(self) -> int:
-        return CHUNKS_PER_THREAD * _threads(self.client)
+        # Asking the scheduler costs a round trip: the count (workers come and go) is refreshed every few seconds.
+        if time.monotonic() - self._counted > THREADS_REFRESH_SECONDS:
+            self._threads, self._counted = _threads(self.client), time.monotonic()
+        return CHUNKS_PER_THREAD * self._threads
 
     def submit(self, chunk: Chunk) -> WorkFuture:
         self.submitted += 1
@@ -195,7 +205,7 @@ def run_on_cluster(items: Iterable[tuple[int, bytes | str]], *, handler: LineHan
     """
     with connect(address) as client:
         backend = _DaskBackend(client, handler, tt_mb, address)
-        threads = _threads(client)
+        threads = backend.max_chunks() // CHUNKS_PER_THREAD
         # On any exception the client is closed on the way out, and the scheduler drops every chunk it still holds.
         run_ordered(iter(items), backend, emit, chunk_lines=chunk_size(total, threads),
                     read_ahead=CHUNK_LINES * threads)
