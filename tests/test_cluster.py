@@ -58,7 +58,7 @@ def position_lines(deals: int, seed: int) -> list[str]:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[Any]:
     """A local cluster of two single-threaded worker processes, and a client to it."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as local, distributed.Client(local) as client:
         yield client
 
@@ -166,7 +166,7 @@ def test_address_parsing() -> None:
 def test_a_chunk_that_kills_every_worker_and_a_lost_scheduler() -> None:
     from distributed.client import FutureCancelledError
 
-    backend = cluster._DaskBackend(None, batch.solve_line, 8, "tcp://head:8786")
+    backend = cluster._DaskBackend(SimpleNamespace(nthreads=lambda: {"w": 1}), batch.solve_line, 8, "tcp://head:8786")
     chunk: list[tuple[int, bytes | str]] = [(3, b'{"id": 1}'), (5, b'{"id": 2}')]
     outcomes, resubmit = backend.failed(chunk, distributed.KilledWorker("run_chunk-1", SimpleNamespace(address="tcp://w:1"), 3))
     assert not resubmit and [o.line for o in outcomes] == [3, 5]
