@@ -10,7 +10,7 @@ back the same outcomes in input order, so any command built on
   for a cluster of N worker processes (default: every core) started for the
   run and stopped after it.
 * The input is read lazily and sent in chunks of up to :data:`CHUNK_LINES`
-  lines; at most two chunks per worker thread are in flight, so a file of
+  lines; at most four chunks per worker thread are in flight, so a file of
   millions of lines never sits in memory.  Chunks are handed on strictly in
   input order as they finish (earlier chunks get a higher priority).
 * Each worker thread keeps one :class:`~skatdd.solve.Solver` (one
@@ -47,8 +47,9 @@ __all__ = ["CHUNK_LINES", "ClusterError", "chunk_size", "connect", "parse_addres
 #: Most lines per task: large enough that a task's overhead is negligible, small enough to balance the load.
 CHUNK_LINES = 200
 
-#: Chunks in flight per worker thread: one running, one waiting, so no worker idles between chunks.
-CHUNKS_PER_THREAD = 2
+#: Chunks in flight per worker thread (running, queued, or finished and waiting for an earlier one to be
+#: written): enough that a thread does not idle while a slow chunk ahead of it holds up the output.
+CHUNKS_PER_THREAD = 4
 
 #: How often the number of worker threads (which bounds the chunks in flight) is asked again.
 THREADS_REFRESH_SECONDS = 2.0
