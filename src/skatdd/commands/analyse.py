@@ -25,6 +25,12 @@ a passed game) exits 2 with a one-line message naming the token.
 
 ``--no-review`` skips the contract review (``contract_review`` is then
 ``null``), which is the slow part: it searches every contract and discard.
+
+For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster and
+``-o FILE [--resume]`` writes (or continues) the JSON lines in FILE, as for
+``batch``.  ``--table FILE.parquet|FILE.csv`` also writes one row per
+analysed game (:mod:`skatdd.table`; a single game gives a one-row table),
+and ``-o`` takes a single game's report too.
 The analysis itself lives in :mod:`skatdd.analyse`.
 """
 from __future__ import annotations
