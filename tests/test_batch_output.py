@@ -174,6 +174,7 @@ def test_interrupted_run_then_resume_equals_one_run(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def analysed_to_parquet(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], Path]:
     """The fixture records analysed with ``-o`` and ``--table FILE.parquet``: (records, table path)."""
+    pytest.importorskip("pyarrow")
     folder = tmp_path_factory.mktemp("table")
     table, out = folder / "games.parquet", folder / "out.jsonl"
     proc = skatdd("analyse", str(ISS_GAMES), "--jobs", "2", "--tt-mb", "16", "--table", str(table), "-o", str(out))
