@@ -110,7 +110,7 @@ from .batch import BatchSummary, LineOutcome, run_lines
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
 from .readers import DealInput, parse_input
-from .game_lines import handle_line
+from .game_lines import game_line_id, handle_line
 from .readers.files import strip_comments
 from .errors import DealFormatError, quote
 from .iss import IssGame, Replay, parse_iss, replay
@@ -126,7 +126,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STAKES", "CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake",
     "analyse_cards", "analyse_input", "analyse_iss", "analyse_line", "analyse_lines", "analyse_spec",
-    "analyse_text", "first_decisive", "stakes",
+    "analyse_text", "first_decisive", "game_line_id", "stakes",
 ]
 
 #: What a decisive card can change, in order of importance.
@@ -314,6 +314,7 @@ class GameAnalysis:
         players: player names by seat (ISS), else empty strings.
         discard: the declarer's discard (picked-up games), else ``None``.
         source: ``'iss'`` or ``'json'``.
+        date: the record's ``DT`` (ISS), else ``None``.
         nodes, seconds: search effort for the whole analysis, review included.
         single_dummy: every card judged from its player's view
             (:func:`skatdd.advise.single_dummy_game`), or ``None``; when set,
@@ -337,6 +338,7 @@ class GameAnalysis:
     players: list[str] = field(default_factory=lambda: ["", "", ""])
     discard: list[Card] | None = None
     source: str = "json"
+    date: str | None = None
     nodes: int = 0
     seconds: float = 0.0
     single_dummy: SingleDummyGame | None = None
@@ -354,15 +356,24 @@ class GameAnalysis:
         return self.line.start_value
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of interface.md's ``analyse`` (plus ``id``, ``decisive_stake`` and ``ending``)."""
+        """The JSON object of interface.md's ``analyse``.
+
+        Beside interface.md's fields: ``id``, ``date`` (ISS ``DT``, else
+        ``null``), ``players`` (names by seat, ``""`` when unknown), ``hand``,
+        ``bid``, ``decisive_stake`` and ``ending``.
+        """
         ending = None
         if self.ending is not None:
             kind, seat, awarded = self.ending
             ending = {"kind": kind, "seat": seat, "awarded": awarded}
         out = {
             "id": self.id,
+            "date": self.date,
+            "players": list(self.players),
             "game": self.game.label,
             "declarer": self.declarer,
+            "hand": self.declaration.hand,
+            "bid": self.bid,
             "start_value": self.start_value,
             "plays": [p.to_json() for p in self.plays],
             "result": self.result.to_json(),
@@ -659,7 +670,7 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
         id=record.id, declaration=declaration, declarer=declarer, bid=record.bid, start=start, line=line,
         result=result, costs=_costs(line.plays), stakes=stake_list, first_decisive=first, decisive_stake=stake,
         claim=claim, ending=ending, review=contract_review, players=list(record.players),
-        discard=list(record.discard) if record.discard is not None else None, source="iss",
+        discard=list(record.discard) if record.discard is not None else None, source="iss", date=record.date,
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
     )
 
@@ -796,17 +807,19 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128, review: bool = True,
-                  emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1) -> BatchSummary:
+                  emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1,
+                  dask: str | None = None, total: int | None = None) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     Each line is an ISS record or a JSON deal object (:func:`analyse_line`,
     single-dummy too with *worlds* and *seed*).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, one Solver (of *tt_mb* MiB) each.  *emit* gets each
-    record as soon as it and every earlier one are done.  Returns the
+    record as soon as it and every earlier one are done; *dask* runs the
+    lines on a Dask cluster instead (:func:`skatdd.batch.run_lines`).  Returns the
     counts (``exit_code`` 2 when a line had bad input, 1 for an internal
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
     return run_lines(items, handler=functools.partial(analyse_line, review=review, worlds=worlds, seed=seed),
-                     jobs=jobs, tt_mb=tt_mb, emit=emit)
+                     jobs=jobs, tt_mb=tt_mb, emit=emit, dask=dask, total=total)

@@ -26,12 +26,12 @@ every record already handed out stays written.
 from __future__ import annotations
 
 import functools
+import json
 import multiprocessing
 import os
 import signal
 import sys
 import time
-from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -39,6 +39,7 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 from .readers.json_object import load_json, position_from_json
 from .errors import DealFormatError, SkatddError
+from .ordered import Chunk, Item, run_ordered
 from .solve import MODES, Solver
 
 __all__ = [
@@ -78,6 +79,14 @@ class BatchSummary:
     nodes: int = 0             # summed over solved lines
     error_lines: list[int] = field(default_factory=list)
 
+    def merge(self, earlier: BatchSummary) -> None:
+        """Add the counts of *earlier*, a run this one continues (its error lines come first)."""
+        self.lines += earlier.lines
+        self.input_errors += earlier.input_errors
+        self.internal_errors += earlier.internal_errors
+        self.nodes += earlier.nodes
+        self.error_lines[:0] = earlier.error_lines
+
     @property
     def exit_code(self) -> int:
         """2 when a line had bad input, else 1 when a line failed inside, else 0."""
@@ -104,6 +113,21 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
             yield number, raw
 
 
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as a binary stream of its own (not ``sys.stdin.buffer``).
+
+    The input is read on a thread; a worker forked while that thread waits in
+    a read must not inherit ``sys.stdin``'s lock held (the child closes
+    ``sys.stdin`` at start-up and would hang), so the read goes through a
+    separate file object on the same descriptor.  Falls back to
+    ``sys.stdin.buffer`` when stdin has no descriptor (tests).
+    """
+    try:
+        return open(sys.stdin.fileno(), "rb", closefd=False)
+    except (AttributeError, OSError, ValueError):
+        return sys.stdin.buffer
+
+
 def count_lines(path: str) -> int:
     """Non-blank lines of the file at *path* (for a progress bar's total)."""
     with open(path, "rb") as fh:
@@ -112,6 +136,29 @@ def count_lines(path: str) -> int:
 
 def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
     return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
+
+
+def record_line(record: dict[str, Any]) -> str:
+    """*record* as one line of JSON (no newline) that is always valid UTF-8.
+
+    Non-ASCII text is written as is; a record holding a lone surrogate (an
+    ``id`` of ``"\\ud800"``, valid JSON) is written with ``\\u`` escapes instead.
+    """
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record)
+    return text
+
+
+def line_id(raw: bytes | str) -> Any:
+    """The ``id`` of a JSON line, ``None`` when it has none or is not a JSON object (never raises)."""
+    try:
+        obj = json.loads(line_text(raw).lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return None
+    return obj.get("id") if isinstance(obj, dict) else None
 
 
 def line_text(raw: bytes | str) -> str:
@@ -179,8 +226,11 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                               initargs=(tt_mb, handler))
+    """A pool whose workers are already running: forked now, before the input reader thread holds any lock."""
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
+                                   initargs=(tt_mb, handler))
+    executor.submit(int).result()  # with 'fork' the first task starts every worker
+    return executor
 
 
 def _kill(executor: ProcessPoolExecutor) -> None:
@@ -198,43 +248,49 @@ def _kill(executor: ProcessPoolExecutor) -> None:
         proc.join(timeout=5)
 
 
-def _run_pool(items: Iterator[tuple[int, bytes | str]], jobs: int, tt_mb: int, handler: LineHandler,
+def _work_chunk(chunk: Chunk) -> list[LineOutcome]:
+    return [_work(line, raw) for line, raw in chunk]
+
+
+class _PoolBackend:
+    """The local process pool as a :class:`~skatdd.ordered.Backend`: one line per task, a dead worker costs its line."""
+
+    def __init__(self, jobs: int, tt_mb: int, handler: LineHandler) -> None:
+        self.jobs, self.tt_mb, self.handler = jobs, tt_mb, handler
+        self.executor = _new_executor(jobs, tt_mb, handler)
+
+    def max_chunks(self) -> int:
+        return self.jobs * WINDOW
+
+    def submit(self, chunk: Chunk) -> Future[list[LineOutcome]]:
+        return self.executor.submit(_work_chunk, chunk)
+
+    def failed(self, chunk: Chunk, error: BaseException) -> tuple[list[LineOutcome], bool]:
+        if not isinstance(error, BrokenProcessPool):
+            raise error
+        # A worker died (a crash in the engine, or it was killed).  The line at the head is reported;
+        # the rest are resubmitted to a fresh pool, so each breakage costs one line.
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = _new_executor(self.jobs, self.tt_mb, self.handler)
+        return [_error(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
+                for line, _ in chunk], True
+
+
+def _run_pool(items: Iterator[Item], jobs: int, tt_mb: int, handler: LineHandler,
               emit: Callable[[LineOutcome], None]) -> None:
     """Handle *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
-    executor = _new_executor(jobs, tt_mb, handler)
-    pending: deque[tuple[int, bytes | str, Future[LineOutcome]]] = deque()
-    limit = jobs * WINDOW
-    exhausted = False
+    backend = _PoolBackend(jobs, tt_mb, handler)
     try:
-        while True:
-            while not exhausted and len(pending) < limit:
-                try:
-                    line, raw = next(items)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending.append((line, raw, executor.submit(_work, line, raw)))
-            if not pending:
-                break
-            line, raw, future = pending.popleft()
-            try:
-                outcome = future.result()
-            except BrokenProcessPool as exc:
-                # A worker died (a crash in the engine, or it was killed).  The line at the head is
-                # reported; the rest are resubmitted to a fresh pool, so each breakage costs one line.
-                outcome = _error(line, None, f"internal error: the worker process died ({exc})", INTERNAL_ERROR)
-                executor.shutdown(wait=False, cancel_futures=True)
-                executor = _new_executor(jobs, tt_mb, handler)
-                pending = deque((ln, rw, executor.submit(_work, ln, rw)) for ln, rw, _ in pending)
-            emit(outcome)
+        run_ordered(items, backend, emit, chunk_lines=1, read_ahead=jobs * WINDOW)
     except BaseException:
-        _kill(executor)
+        _kill(backend.executor)
         raise
-    executor.shutdown(wait=True)
+    backend.executor.shutdown(wait=True)
 
 
 def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, jobs: int = 1,
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None]) -> BatchSummary:
+              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              total: int | None = None) -> BatchSummary:
     """Handle every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     *handler* (a picklable top-level function or ``functools.partial`` of
@@ -242,9 +298,12 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     gets each outcome as soon as it and all earlier lines are done (write
     and flush there; a line written is never taken back).  *jobs* ``1``
     works in this process, more uses that many worker processes with one
-    Solver of *tt_mb* MiB each.  Returns the counts; raises ``ValueError``
-    for *jobs* < 1 and re-raises :class:`KeyboardInterrupt` after stopping
-    the workers.
+    Solver of *tt_mb* MiB each.  *dask* (a scheduler address or
+    ``local[:N]``) runs the lines on that Dask cluster instead, *jobs* then
+    unused (:func:`skatdd.cluster.run_on_cluster`; *total*, the number of
+    lines when known, sizes its chunks).  Returns the counts; raises
+    ``ValueError`` for *jobs* < 1 and re-raises :class:`KeyboardInterrupt`
+    after stopping the workers.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
@@ -264,7 +323,11 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
         emit(outcome)
 
     try:
-        if jobs == 1:
+        if dask is not None:
+            from .cluster import run_on_cluster  # dask is an optional extra
+
+            run_on_cluster(items, handler=handler, address=dask, tt_mb=tt_mb, emit=record, total=total)
+        elif jobs == 1:
             solver = Solver(tt_mb=tt_mb)
             for line, raw in items:
                 record(handler(solver, line, raw))
@@ -276,11 +339,13 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
 
 
 def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None]) -> BatchSummary:
+              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              total: int | None = None) -> BatchSummary:
     """Solve every ``(line_number, raw_line)`` of *items* (JSON positions) with :func:`run_lines`.
 
     Raises ``ValueError`` for a bad *mode* or *jobs*.
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, tt_mb=tt_mb, emit=emit)
+    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, tt_mb=tt_mb, emit=emit,
+                     dask=dask, total=total)

@@ -87,5 +87,15 @@ def shorten_quoted(message: str, limit: int = QUOTE_LIMIT) -> str:
 def with_context(exc: SkatddError, context: str) -> SkatddError:
     """An error of *exc*'s class whose message puts *context* (a file, a field) in front: ``raise with_context(...)``."""
     return type(exc)(f"{context}: {exc}")
+
+
 class OutputError(SkatddError):
     """An output file or folder cannot be written (a report page, its folder)."""
+
+
+class MissingDependencyError(SkatddError):
+    """An option needs an optional package that is not installed (``pip install 'skatdd[dask]'``)."""
+
+
+class ResumeError(SkatddError):
+    """An output file given to ``--resume`` does not continue the run asked for."""

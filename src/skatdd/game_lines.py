@@ -57,3 +57,12 @@ def handle_line(line: int, raw: bytes | str, work: Callable[[DealInput], dict[st
         return line_error(line, ident, str(exc), INPUT_ERROR)
     except Exception as exc:  # a bug must not cost the other lines their results
         return line_error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
+
+
+def game_line_id(raw: bytes | str) -> Any:
+    """The id a line of games is reported under: an ISS record's ``ID``, a JSON object's ``id``, else ``None``."""
+    try:
+        text = line_text(raw)
+    except DealFormatError:
+        return None
+    return record_id(text.strip().lstrip("\ufeff"))

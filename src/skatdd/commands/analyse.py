@@ -25,17 +25,25 @@ a passed game) exits 2 with a one-line message naming the token.
 
 ``--no-review`` skips the contract review (``contract_review`` is then
 ``null``), which is the slow part: it searches every contract and discard.
+
+For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster and
+``-o FILE [--resume]`` writes (or continues) the JSON lines in FILE, as for
+``batch``.  ``--table FILE.parquet|FILE.csv`` also writes one row per
+analysed game (:mod:`skatdd.table`; a single game gives a one-row table),
+and ``-o`` takes a single game's report too.
 The analysis itself lives in :mod:`skatdd.analyse`.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import NamedTuple
 
 import click
 
 from ..advise import WorldRunner, judge_analysis
-from ..analyse import GameAnalysis, analyse_lines, analyse_text
-from ..batch import default_jobs
+from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from ..batch import LineOutcome, default_jobs, record_line
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError
 from ..position import Position
@@ -43,9 +51,10 @@ from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
+from ..table import GameTable
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
-from .batch import stream_results
-from .common import emit_json, html_option, json_option, tt_option
+from .batch import ResultSink, run_options, stream_results
+from .common import html_option, json_option, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command", "analysis_lines"]
@@ -290,23 +299,36 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
-          review: bool, html: str | None = None, four_colour: bool = False, source: str = "",
-          worlds: int | None = None, seed: int = 1) -> None:
+          review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
+          source: str = "", worlds: int | None = None, seed: int = 1) -> None:
     workers = jobs if jobs is not None else default_jobs()
     if total:
         workers = min(workers, total)
-    if html is not None:
-        from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
+    with ExitStack() as stack:
+        table = stack.enter_context(GameTable(run.table)) if run.table else None
+        on_record = table.add if table is not None else (lambda record: None)
+        # The sink first: with --resume it skips the lines already answered, which then get no page either.
+        sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
+                                              on_record=on_record))
+        todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
+        wrap: Callable[[Callable[[LineOutcome], None]], Callable[[LineOutcome], None]] = lambda emit: emit
+        if html is not None:
+            from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
 
-        with ArchivePages(html, source=source, four_colour=four_colour) as pages:  # index.html even on Ctrl-C
-            stream_results(lambda emit: analyse_lines(pages.lines(lines), jobs=max(workers, 1), tt_mb=tt_mb,
-                                                      review=review, emit=pages.emitter(emit),
-                                                      worlds=worlds, seed=seed),
-                           total, what="games could not be analysed")
-        return
-    stream_results(lambda emit: analyse_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=emit,
-                                              worlds=worlds, seed=seed),
-                   total, what="games could not be analysed")
+            pages = stack.enter_context(ArchivePages(html, source=source, four_colour=four_colour))  # index even on Ctrl-C
+            todo, wrap = pages.lines(lines), pages.emitter
+        stream_results(lambda emit: analyse_lines(todo, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=wrap(emit),
+                                                  worlds=worlds, seed=seed, dask=run.dask, total=total),
+                       total, what="games could not be analysed", sink=sink, on_record=on_record)
+
+
+class RunOptions(NamedTuple):
+    """Where a file of games runs and where its results go (``--dask``, ``-o``, ``--resume``, ``--table``)."""
+
+    dask: str | None
+    output: str | None
+    resume: bool
+    table: str | None
 
 
 def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int) -> GameAnalysis:
@@ -331,11 +353,15 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
 @worlds_option(None)
 @seed_option
+@run_options
+@click.option("--table", metavar="FILE", default=None,
+              help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
 @json_option
 @tt_option
 @html_option
-def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, as_json: bool,
-            tt_mb: int, html: str | None, four_colour: bool) -> None:
+def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, dask: str | None,
+            output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
+            four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -363,6 +389,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    run = RunOptions(dask, output, resume, table)
     with input_errors(), open_games(game) as games:
         if games.lines is None:
             assert games.text is not None
@@ -370,17 +397,27 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
             analysis = _judge(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), worlds, seed,
                               jobs, tt_mb)
-            _print(analysis, as_json, html, four_colour)
+            _print(analysis, as_json, run, html, four_colour)
             return
-        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, html=html,
+        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
               four_colour=four_colour, source=games.path or "stdin", worlds=worlds, seed=seed)
 
 
-def _print(analysis: GameAnalysis, as_json: bool, html: str | None = None, four_colour: bool = False) -> None:
-    if as_json:
-        emit_json(analysis.to_json())
+def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,
+           four_colour: bool = False) -> None:
+    """Print one game's analysis (to ``-o FILE`` when given), write its ``--table`` row and its ``--html`` page."""
+    if run.table:
+        with GameTable(run.table) as table:
+            table.add(analysis.to_json())
+    text = record_line(analysis.to_json()) if as_json else "\n".join(analysis_lines(analysis))
+    if run.output is None:
+        click.echo(text)
     else:
-        click.echo("\n".join(analysis_lines(analysis)))
+        try:
+            with open(run.output, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {run.output!r}: {exc.strerror or exc}", param_hint="-o") from None
     if html is not None:
         from ..html import write_game_page  # here: Jinja2 is loaded only when a page is asked for
 

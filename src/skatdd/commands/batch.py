@@ -9,8 +9,11 @@ line that cannot be solved (N counts physical lines from 1).  Each bad line
 also gets a one-line message on stderr.
 
 ``--jobs N`` (default: every core) runs N worker processes with one solver
-and one ``--tt-mb`` transposition table each.  A progress bar goes to
-stderr when stderr is a terminal.
+and one ``--tt-mb`` transposition table each; ``--dask ADDRESS`` runs the
+lines on a Dask cluster instead (:mod:`skatdd.cluster`).  ``-o FILE``
+writes the results to FILE, and ``-o FILE --resume`` continues an
+interrupted run (:mod:`skatdd.resume`).  A progress bar goes to stderr when
+stderr is a terminal.
 
 Exit status: 0 when every line was solved, 2 when a line had bad input
 (after every other line is done), 1 when a line failed for another reason
@@ -19,32 +22,47 @@ lives in :mod:`skatdd.batch`.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
-from typing import IO, Callable
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 import click
 
-from ..batch import BatchSummary, LineOutcome, count_lines, default_jobs, read_lines, run_batch
+from ..batch import (
+    BatchSummary,
+    LineOutcome,
+    count_lines,
+    default_jobs,
+    line_id,
+    read_lines,
+    record_line,
+    run_batch,
+    stdin_bytes,
+)
+from ..cluster import ClusterError
+from ..ordered import Item
+from ..resume import open_output
 from ..solve import MODES
 from .common import tt_option
 
-__all__ = ["command", "Progress"]
+__all__ = ["Progress", "ResultSink", "command", "run_options", "stream_results"]
 
 
 class Progress:
     """A one-line progress display on a terminal stream: done/total, errors, lines per second.
 
-    With an unknown *total* (stdin) it shows the count only.  Redraws at
-    most every 0.1 s; :meth:`message` clears the line before writing one.
+    With an unknown *total* (stdin) it shows the count only; *done* lines
+    were finished before (a resumed run) and are not counted in the rate.
+    Redraws at most every 0.1 s; :meth:`message` clears the line before
+    writing one.
     """
 
-    def __init__(self, stream: IO[str], total: int | None) -> None:
+    def __init__(self, stream: IO[str], total: int | None, done: int = 0) -> None:
         self.stream = stream
         self.total = total
-        self.done = 0
+        self.done = self.skipped = done
         self.errors = 0
         self.start = time.perf_counter()
         self._last = 0.0
@@ -59,7 +77,7 @@ class Progress:
             self._draw(now)
 
     def _draw(self, now: float) -> None:
-        rate = self.done / max(now - self.start, 1e-9)
+        rate = (self.done - self.skipped) / max(now - self.start, 1e-9)
         if self.total:
             filled = int(30 * min(self.done, self.total) / self.total)
             head = f"[{'#' * filled}{'-' * (30 - filled)}] {self.done}/{self.total}"
@@ -88,15 +106,28 @@ class Progress:
         self.stream.flush()
 
 
+def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
+    func = click.option("--resume", is_flag=True,
+                        help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
+    func = click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+                        help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
+    return click.option("--dask", "dask", metavar="ADDRESS", default=None,
+                        help="Run on the Dask cluster at ADDRESS (tcp://host:8786), or on local[:N] worker "
+                             "processes started for the run (needs 'skatdd[dask]').")(func)
+
+
 @click.command("batch")
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes, one solver each [default: every core].")
 @click.option("--mode", type=click.Choice(MODES), default="value", show_default=True,
               help="As for 'skatdd solve': value, win or all.")
+@run_options
 @click.option("--json", "as_json", is_flag=True, help="Accepted like every command's --json: the output is JSON lines anyway.")
 @tt_option
-def command(file: str, jobs: int | None, mode: str, as_json: bool, tt_mb: int) -> None:
+def command(file: str, jobs: int | None, mode: str, dask: str | None, output: str | None, resume: bool,
+            as_json: bool, tt_mb: int) -> None:
     """Solve every JSON position line of FILE ('-': stdin); JSON lines out, in input order.
 
     Blank lines are skipped.  A line that cannot be solved yields
@@ -107,11 +138,12 @@ def command(file: str, jobs: int | None, mode: str, as_json: bool, tt_mb: int) -
     Examples:
       skatdd batch examples/positions.jsonl --jobs 2
       skatdd batch - --mode all < positions.jsonl > results.jsonl
+      skatdd batch deals.jsonl --dask tcp://head:8786 -o results.jsonl --resume
     """
     workers = jobs if jobs is not None else default_jobs()
     total: int | None = None
     if file == "-":
-        stream: IO[bytes] = click.get_binary_stream("stdin")
+        stream: IO[bytes] = stdin_bytes()
     else:
         try:
             total = count_lines(file)
@@ -121,32 +153,80 @@ def command(file: str, jobs: int | None, mode: str, as_json: bool, tt_mb: int) -
         if total:
             workers = min(workers, total)
     try:
-        stream_results(lambda emit: run_batch(read_lines(stream), jobs=max(workers, 1), mode=mode, tt_mb=tt_mb,
-                                              emit=emit),
-                       total, what="lines could not be solved")
+        items = read_lines(stream)
+        with ResultSink(output, items, resume=resume, line_id=line_id) as sink:
+            stream_results(lambda emit: run_batch(items, jobs=max(workers, 1), mode=mode, tt_mb=tt_mb, emit=emit,
+                                                  dask=dask, total=total),
+                           total, what="lines could not be solved", sink=sink)
     finally:
         if file != "-":
             stream.close()
 
 
-def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary], total: int | None, *,
-                   what: str) -> None:
-    """Run *run(emit)* and stream its outcomes as JSON lines on stdout; exit as batch does.
+class ResultSink:
+    """Where result lines go: standard output, or ``-o FILE`` (created, or continued with *resume*).
 
-    Each outcome is written and flushed at once; error lines are echoed on
-    stderr (above the progress bar, shown when stderr is a terminal).  Ctrl-C
-    exits 130 and a closed stdout (``| head``) exits 0, leaving what was
-    written intact; when a line failed, a summary naming *what* went wrong
-    goes to stderr and the exit status is the summary's (2 bad input, 1
-    internal failure).
+    With *resume* the records already in FILE are checked against *items*,
+    which are advanced past the lines they answer (:func:`skatdd.resume.open_output`);
+    ``prior`` counts them and *on_record* sees each.  Every record is
+    written as one whole line and flushed.  Raises ``click.UsageError`` for
+    ``--resume`` without ``-o``, and :class:`~skatdd.errors.ResumeError`
+    when FILE is not this input's output.
     """
+
+    def __init__(self, output: str | None, items: Iterator[Item], *, resume: bool,
+                 line_id: Callable[[bytes | str], Any],
+                 on_record: Callable[[dict[str, Any]], None] = lambda record: None) -> None:
+        self.output = output
+        self.prior = BatchSummary()
+        if output is None:
+            if resume:
+                raise click.UsageError("--resume needs -o FILE: the output of the run to continue")
+            self.stream: IO[str] = sys.stdout
+            return
+        try:
+            self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {output!r}: {exc.strerror or exc}", param_hint="-o") from None
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.stream.write(record_line(record) + "\n")
+        self.stream.flush()
+
+    def __enter__(self) -> ResultSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.output is not None:
+            self.stream.close()
+
+
+def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary], total: int | None, *,
+                   what: str, sink: ResultSink | None = None,
+                   on_record: Callable[[dict[str, Any]], None] = lambda record: None) -> None:
+    """Run *run(emit)* and stream its outcomes as JSON lines to *sink* (default stdout); exit as batch does.
+
+    Each outcome is written and flushed at once and then handed to
+    *on_record*; error lines are echoed on stderr (above the progress bar,
+    shown when stderr is a terminal; it counts the lines *sink* already
+    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 0,
+    leaving what was written intact; a lost Dask scheduler exits 1.  When a
+    line failed (now or in the resumed part), a summary naming *what* went
+    wrong goes to stderr and the exit status is the summary's (2 bad input,
+    1 internal failure).
+    """
+    sink = sink if sink is not None else ResultSink(None, iter(()), resume=False, line_id=line_id)
+    prior = sink.prior
     stderr = sys.stderr
-    progress = Progress(stderr, total) if stderr.isatty() else None
-    out = sys.stdout
+    progress = Progress(stderr, total, done=prior.lines) if stderr.isatty() else None
+
+    written = prior.lines
 
     def emit(outcome: LineOutcome) -> None:
-        out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
-        out.flush()
+        nonlocal written
+        sink.write(outcome.record)
+        written += 1
+        on_record(outcome.record)
         if progress is not None:
             progress.update(outcome)
         if outcome.is_error:
@@ -169,8 +249,15 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
+    except ClusterError as exc:
+        if progress is not None:
+            progress.clear()
+        kept = "; the lines written so far are complete (-o FILE --resume continues)" if written else ""
+        click.echo(f"Error: {exc}{kept}", err=True)
+        sys.exit(1)
     if progress is not None:
         progress.close()
+    summary.merge(prior)
     if summary.exit_code:
         bad = summary.input_errors + summary.internal_errors
         shown = ", ".join(map(str, summary.error_lines[:10])) + (", ..." if bad > 10 else "")
