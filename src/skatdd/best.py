@@ -412,7 +412,7 @@ def _group_orders(game: Game) -> list[list[Card]]:
     return [sorted(cs, key=lambda c: power(c, game)) for _, cs in sorted(groups.items())]
 
 
-def _class_key(game: Game, orders: list[list[Card]], hand: Mask, defenders: Mask, discard_points: int) -> tuple:
+def _class_key(game: Game, orders: list[list[Card]], hand: Mask, defenders: Mask, discard_points: int) -> tuple[Any, ...]:
     """Key equal for discards that play identically (module docstring, reduction 2).
 
     Per follow group, the multiset of the declarer's card points in each gap
@@ -446,7 +446,7 @@ class _Class:
 def _discard_classes(game: Game, twelve: Mask, defenders: Mask) -> list[_Class]:
     """One :class:`_Class` per class of equivalent discards, in tie order of their representatives."""
     orders = _group_orders(game)
-    classes: dict[tuple, _Class] = {}
+    classes: dict[tuple[Any, ...], _Class] = {}
     for pair in _discards(twelve):
         dmask = 1 << pair[0] | 1 << pair[1]
         hand = twelve & ~dmask
@@ -631,9 +631,9 @@ class _Seat:
         targets = options if all_lines else [options[best_index]]
         for opt in targets:
             opt.line = self.line(opt)
-        best = replace(options[best_index], line=list(options[best_index].line),
-                       announce=list(options[best_index].announce),
-                       discard=None if options[best_index].discard is None else list(options[best_index].discard))
+        chosen = options[best_index]
+        best = replace(chosen, line=list(chosen.line), announce=list(chosen.announce),
+                       discard=None if chosen.discard is None else list(chosen.discard))
         return best, options
 
 

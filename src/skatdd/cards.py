@@ -86,7 +86,7 @@ def parse_card(token: str) -> Card:
     Raises :class:`InvalidCardError` quoting *token* when it is not a card.
     """
     text = "".join(ch for ch in token.strip() if ch not in _IGNORED)
-    suit = rank = None
+    suit = rank = ""
     if text:
         head, tail = text[0], text[1:]
         if head in _SYMBOL_TO_LETTER:
@@ -99,7 +99,7 @@ def parse_card(token: str) -> Card:
         rank = rank.upper()
         if rank == "10":
             rank = "T"
-    if suit is None or len(suit) != 1 or suit not in SUIT_LETTERS or len(rank) != 1 or rank not in RANK_LETTERS:
+    if len(suit) != 1 or suit not in SUIT_LETTERS or len(rank) != 1 or rank not in RANK_LETTERS:
         raise InvalidCardError(
             f"unknown card {token!r}: expected a suit C S H D (or ♣ ♠ ♥ ♦) and a rank 7 8 9 T/10 J Q K A, like 'CJ' or 'H10'"
         )

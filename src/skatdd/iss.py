@@ -822,8 +822,8 @@ def parse_iss(text: str) -> IssGame:
         for event in reader.events:
             if event.kind == "SC":
                 facts.append((f"S{declarer}", list(event.cards)))
-        for seat, card in reader.plays:
-            facts.append((f"S{seat}", [card]))
+        for seat, played in reader.plays:
+            facts.append((f"S{seat}", [played]))
         # Only new knowledge is added: a card the start partition already
         # places elsewhere is checked where it is played (replay), with a
         # message naming the move.

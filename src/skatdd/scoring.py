@@ -40,7 +40,7 @@ The rules followed (skat-rules.md, which defers to the ISkO):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from .cards import (
     ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards,
@@ -313,8 +313,8 @@ class Score:
     seeger_defenders: int
     levels: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
-    def to_json(self) -> dict:
-        """JSON-ready dict with the keys of interface.md's ``skatdd score``."""
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys of ``skatdd score --json`` (docs/cli.md)."""
         return {
             "matadors": self.matadors,
             "multiplier": self.multiplier,

@@ -233,6 +233,7 @@ class Solver:
             line = self.engine.line(WIN - base, exact=False)
         else:
             value = self.value(pos)
+            assert value is not None  # only null has no value, and null was handled above
             wins = value >= WIN
             line = self.line(pos, value=value)
         cards = None

@@ -30,6 +30,7 @@ The analysis itself lives in :mod:`skatdd.analyse`.
 from __future__ import annotations
 
 import os
+import sys
 from itertools import chain
 from typing import IO, Iterable, Iterator
 
@@ -341,7 +342,7 @@ def command(game: str, jobs: int | None, no_review: bool, as_json: bool, tt_mb: 
     """
     review = not no_review
     if game == "-":
-        stream: IO[bytes] = click.get_binary_stream("stdin")
+        stream: IO[bytes] = sys.stdin.buffer
         path = None
     elif game.lstrip().startswith(("(;", "{")):
         analysis = _single(game, tt_mb=tt_mb, review=review, where=None)

@@ -110,7 +110,7 @@ def command(file: str, jobs: int | None, mode: str, tt_mb: int) -> None:
     workers = jobs if jobs is not None else default_jobs()
     total: int | None = None
     if file == "-":
-        stream: IO[bytes] = click.get_binary_stream("stdin")
+        stream: IO[bytes] = sys.stdin.buffer
     else:
         try:
             total = count_lines(file)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import click
 
@@ -10,12 +10,16 @@ from ..errors import SkatddError
 from ..rules import parse_game, parse_seat
 
 
-def json_option(func: Callable) -> Callable:
+#: A Click command callback, returned unchanged by the option decorators.
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def json_option(func: F) -> F:
     """``--json``: print one JSON object instead of the readable report."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a readable report.")(func)
 
 
-def tt_option(func: Callable) -> Callable:
+def tt_option(func: F) -> F:
     """``--tt-mb N``: transposition table size per worker."""
     return click.option(
         "--tt-mb", type=click.IntRange(1, 65536), default=128, show_default=True,
@@ -23,7 +27,7 @@ def tt_option(func: Callable) -> Callable:
     )(func)
 
 
-class GameType(click.ParamType):
+class GameType(click.ParamType):  # type: ignore[type-arg]
     """A contract name; converts to ``(Game, ouvert)``."""
 
     name = "GAME"
@@ -37,7 +41,7 @@ class GameType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class SeatType(click.ParamType):
+class SeatType(click.ParamType):  # type: ignore[type-arg]
     """A seat: 0/1/2, F/M/R, forehand/middlehand/rearhand."""
 
     name = "SEAT"
