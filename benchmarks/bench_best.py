@@ -34,8 +34,8 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import pytest
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -55,7 +55,7 @@ CARD_VALUES_TARGET = 3.0
 BATCH_SPEEDUP_TARGET = 1.7
 
 
-@lru_cache(maxsize=None)
+@cache
 def deal_set(family: str) -> tuple[Position, ...]:
     """The family's fixed deal set (cached; callers must not change the positions)."""
     if family == "suit":
@@ -131,7 +131,7 @@ def test_card_values_against_one_solve(benchmark, solver: Solver, family: str) -
         assert info["ratio_to_one_solve_cpu"] <= CARD_VALUES_TARGET, info
 
 
-@lru_cache(maxsize=None)
+@cache
 def batch_lines() -> tuple[bytes, ...]:
     """A batch input: 40 realistic deals of the natural mix, as JSON lines."""
     return tuple(json.dumps({"id": i, **position_to_json(p)}).encode()

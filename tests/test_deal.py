@@ -8,12 +8,31 @@ from pathlib import Path
 import pytest
 
 from skatdd.cards import (
-    CJ, DK, DQ, HA, HT, SA, Card, format_cards, format_mask, mask_of, parse_cards, points_of,
+    CJ,
+    DK,
+    DQ,
+    HA,
+    HT,
+    SA,
+    Card,
+    format_cards,
+    format_mask,
+    mask_of,
+    parse_cards,
+    points_of,
 )
 from skatdd.deal import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
 from skatdd.errors import (
-    CardCountError, DealFormatError, DuplicateCardError, IllegalPlayError, InvalidCardError,
-    InvalidGameError, InvalidSeatError, ISSFormatError, ScoringError, SkatddError,
+    CardCountError,
+    DealFormatError,
+    DuplicateCardError,
+    IllegalPlayError,
+    InvalidCardError,
+    InvalidGameError,
+    InvalidSeatError,
+    ISSFormatError,
+    ScoringError,
+    SkatddError,
 )
 from skatdd.position import Position
 from skatdd.rules import Game

@@ -25,7 +25,7 @@ from skatdd.cards import card_name, parse_card
 from skatdd.deal import position_from_json
 from skatdd.position import Position
 from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.solve import SCHNEIDER, WIN, SolveResult, Solver
+from skatdd.solve import SCHNEIDER, WIN, Solver, SolveResult
 
 DATA = Path(__file__).parent / "data"
 
@@ -40,11 +40,6 @@ KNOWN = _rows("known-positions.jsonl")
 
 def _position(row: dict[str, Any]) -> Position:
     return position_from_json(row).position()
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    return Solver(tt_mb=64)
 
 
 @pytest.fixture(scope="module")
