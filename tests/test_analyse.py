@@ -1,4 +1,4 @@
-"""Tests for skatdd.analyse and ``skatdd analyse`` (interface.md; issue 5).
+"""Tests for skatdd.analyse and ``skatdd analyse`` (docs/cli.md).
 
 * every fixture record (tests/data/iss-games.txt): played games are analysed
   and reproduce the server's result (``score == v:``); passed games raise a

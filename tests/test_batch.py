@@ -1,4 +1,4 @@
-"""Tests for ``skatdd batch`` and :mod:`skatdd.batch` (interface.md).
+"""Tests for ``skatdd batch`` and :mod:`skatdd.batch` (docs/cli.md).
 
 JSON lines in, JSON lines out in input order (also with two workers), bad
 lines reported in place with their line number while every other line is

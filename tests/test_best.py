@@ -1,4 +1,4 @@
-"""Tests for :mod:`skatdd.best` and ``skatdd best`` (interface.md; issue 4, item 4).
+"""Tests for :mod:`skatdd.best` and ``skatdd best`` (docs/cli.md).
 
 * The best discard of every suit and grand game equals an exhaustive engine
   run over all 66 discards (value, tricks and score of each), on sample deals
@@ -10,7 +10,7 @@
 * Worked cases (kind ``worked``) whose scores were computed by hand:
   matadors with and without, schneider, schwarz, ouvert, overbid, a deal
   where hand beats picked up and one where null ouvert is best.
-* JSON fields per interface.md, and the CLI: every input form, exit codes,
+* JSON fields per docs/cli.md, and the CLI: every input form, exit codes,
   bad input (exit 2, one message naming the token, no traceback).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests for ``skatdd score`` (interface.md)."""
+"""Tests for ``skatdd score`` (docs/cli.md)."""
 from __future__ import annotations
 
 import json

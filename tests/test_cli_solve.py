@@ -1,4 +1,4 @@
-"""Tests for ``skatdd solve`` and ``skatdd bench`` (interface.md), through CliRunner and a real process.
+"""Tests for ``skatdd solve`` and ``skatdd bench`` (docs/cli.md), through CliRunner and a real process.
 
 Input errors must exit 2 with a message that names the offending token and
 no traceback, whichever route the command is run by: ``python -m skatdd``

@@ -39,7 +39,7 @@ from skatdd.rules import Game
 
 DATA = Path(__file__).parent / "data"
 
-#: The example deal of interface.md ("A deal as text").
+#: The example deal of docs/cli.md ("A deal as text").
 EXAMPLE = ("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
            "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ")
 EXAMPLE_HANDS = [

@@ -1,4 +1,4 @@
-"""The engine on full deals with known answers, and on hand-solved known positions (issue 3, item 4).
+"""The engine on full deals with known answers, and on hand-solved known positions.
 
 ``tests/data/solved-deals.jsonl``: 24 full ten-trick deals solved by an
 independent solver (``value``, ``declarer_wins``, ``first_card_values``).

@@ -1,4 +1,4 @@
-"""Tests of skatdd.nullouvert and ``skatdd null-ouvert`` (issue 6).
+"""Tests of skatdd.nullouvert and ``skatdd null-ouvert``.
 
 Known answers on full hands, the world count cross-checked by solving
 sampled worlds with the general engine, the class reduction and the honest

@@ -201,13 +201,13 @@ def test_grand_ouvert_with_four_is_264():
 
 
 def test_clubs_hand_schwarz_announced_with_three_is_108():
-    # skat-rules.md example: 9 levels x 12
+    # docs/rules.md, Announcements: 9 levels x 12
     s = score_game(Declaration(CLUBS, hand=True, schwarz=True), matadors=3, points=120, tricks=10)
     assert (s.multiplier, s.game_value, s.score) == (9, 108, 108)
 
 
 def test_overbid_bid_22_diamonds_with_one():
-    # ISkO 5.4.2 / skat-rules.md: 18 < 22 -> charged 27 -> -54, even though the points won.
+    # ISkO 5.4.2 / docs/rules.md, Overbid: 18 < 22 -> charged 27 -> -54, even though the points won.
     s = score_game(Declaration(DIAMONDS), matadors=1, points=75, bid=22)
     assert s.overbid and not s.declarer_wins
     assert (s.game_value, s.score, s.seeger, s.seeger_defenders) == (18, -54, -104, 40)

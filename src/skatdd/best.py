@@ -1,8 +1,8 @@
 """The best contract for a deal: every game, picked up or hand, scored by the ISkO.
 
 :func:`best_contracts` answers, for one declarer seat and a deal whose skat is
-the skat as dealt, what a double-dummy declarer should play (interface.md,
-``skatdd best``; issue 4).  It reports one :class:`Option` for every
+the skat as dealt, what a double-dummy declarer should play (docs/cli.md,
+``skatdd best``).  It reports one :class:`Option` for every
 declarable game and returns them in a :class:`SeatReport`:
 
 * the four suit games and grand, each **picked up** (the best of the 66
@@ -14,7 +14,7 @@ declarable game and returns them in a :class:`SeatReport`:
   value is below the bid cannot be declared and is left out.
 
 So there are 14 options when no bid excludes a null.  The fields of each
-follow interface.md:
+follow docs/cli.md:
 
 ``value``
     The declarer's final card points under double-dummy play, discard or skat
@@ -157,7 +157,7 @@ def discard_order_key(cards: Iterable[Card]) -> tuple[int, ...]:
 
 @dataclass
 class Option:
-    """One declarable game with its double-dummy result and score (a row of interface.md's ``options``).
+    """One declarable game with its double-dummy result and score (a row of ``options``, docs/cli.md).
 
     Attributes:
         game: the contract for play (null ouvert is ``Game.NULL`` with ``'ouvert'`` in *announce*).
@@ -205,7 +205,7 @@ class Option:
         return str(self.declaration)
 
     def to_json(self) -> dict[str, Any]:
-        """The option as interface.md's JSON object, with canonical card codes."""
+        """The option as its JSON object (docs/cli.md), with canonical card codes."""
         return {
             "game": self.game.label,
             "hand": self.hand,
@@ -224,7 +224,7 @@ class Option:
 
 @dataclass
 class SeatReport:
-    """Every option of one declarer seat, and the best (interface.md ``skatdd best``).
+    """Every option of one declarer seat, and the best (docs/cli.md, ``skatdd best``).
 
     Attributes:
         declarer: the seat analysed.
@@ -778,7 +778,7 @@ def best_contracts(
     hands: list[int], skat: int, declarer: int, *, bid: int | None = None, solver: Solver | None = None,
     progress: Progress | None = None, all_lines: bool = False,
 ) -> SeatReport:
-    """Every option of *declarer* for the deal, with the best (interface.md ``skatdd best``).
+    """Every option of *declarer* for the deal, with the best (docs/cli.md, ``skatdd best``).
 
     Args:
         hands: the three ten-card hands as dealt, as masks (index = seat).

@@ -6,7 +6,7 @@ named constant (``CJ``, ``HT``...).  A set of cards is an ``int`` mask (bit
 ``c`` set when card ``c`` is in the set); :class:`CardSet` wraps a mask in a
 set-like, immutable type whose ``repr()`` can be pasted back into Python.
 
-Text forms (interface.md): the canonical code is suit letter then rank letter
+Text forms (docs/cli.md, Cards): the canonical code is suit letter then rank letter
 (``CJ``, ``HT``, ``D7``); parsers also accept ``10`` for ``T``, lower case and
 the symbols ``♣ ♠ ♥ ♦`` before or after the rank (``♣J``, ``J♣``, ``♥10``).
 
@@ -41,7 +41,7 @@ C7, C8, C9, CT, CJ, CQ, CK, CA = range(24, 32)
 
 CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUIT_LETTERS for r in RANK_LETTERS)
 
-#: Card points by rank: A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 (skat-rules.md).
+#: Card points by rank: A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 (docs/rules.md, Cards and card points).
 RANK_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 CARD_POINTS: tuple[int, ...] = tuple(RANK_POINTS[c & 7] for c in range(32))
 

@@ -1,13 +1,13 @@
 """Reading deals and positions: deal text, JSON objects, files and ISS records.
 
-Three input forms (interface.md, "A deal as text", "A deal or position as
+Three input forms (docs/cli.md, "A deal as text", "A deal or position as
 JSON"):
 
 * **Deal text**: four groups separated by ``/`` (or ``|``): forehand,
   middlehand, rearhand, skat; cards inside a group separated by spaces or
   commas.  :func:`parse_deal_text` reads it; :func:`format_deal_text` writes
   it back.
-* **JSON**: one object with the fields of interface.md; :func:`position_from_json`
+* **JSON**: one object with the fields of docs/cli.md; :func:`position_from_json`
   reads it into a :class:`GameSpec`, :meth:`GameSpec.to_json` writes it back.
 * **ISS game records** (``(;GM[Skat]...``), read through :mod:`skatdd.iss`.
 
@@ -454,7 +454,7 @@ class GameSpec:
     def trick_counts(self) -> tuple[int, int]:
         """``(declarer_tricks, defender_tricks)`` won before the start position, inferred when not given.
 
-        Rule (interface.md leaves it open): a count that is given is used;
+        Rule (docs/cli.md, Endgames): a count that is given is used;
         when only one is given the other is the rest of the completed tricks.
         When neither is given, the declarer has 1 trick if ``declarer_points
         > 0`` else 0; in suit and grand the defenders have 1 trick if the
@@ -519,7 +519,7 @@ class GameSpec:
     # -- output ---------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of interface.md, with canonical card codes.
+        """The JSON object of docs/cli.md, with canonical card codes.
 
         ``position_from_json(spec.to_json()) == spec`` for every valid spec.
         Null ouvert is written as ``game: "null"`` with ``"ouvert"`` in
@@ -632,7 +632,7 @@ def _int_field(obj: dict[str, Any], name: str, default: int | None) -> int | Non
 def position_from_json(
     obj: dict[str, Any] | str | bytes, *, game: Game | None = None, ouvert: bool = False, declarer: int | None = None,
 ) -> GameSpec:
-    """Read a deal or position from its JSON object (interface.md), validated.
+    """Read a deal or position from its JSON object (docs/cli.md), validated.
 
     *obj* is the decoded object or its JSON text.  Fields: ``id`` (any),
     ``game`` (a contract name, ``null-ouvert``/``NO`` included), ``declarer``

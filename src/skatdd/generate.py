@@ -8,7 +8,7 @@
   simple hand-evaluation heuristics (documented at :func:`evaluate_contract`),
   for benchmarks that should look like real games.
 * :func:`position_to_json` / :func:`position_from_json`: the JSON position
-  object of interface.md.
+  object of docs/cli.md.
 
 Every function takes its randomness from the ``random.Random`` it is given
 (or a seed), so results are reproducible.
@@ -454,7 +454,7 @@ def realistic_deals(seed: int, n: int, *, game: Game | None = None) -> list[Posi
 # ---------------------------------------------------------------------------
 
 def position_to_json(pos: Position) -> dict[str, Any]:
-    """The JSON object of interface.md for *pos* (no ``played``: an endgame when cards are gone).
+    """The JSON object (docs/cli.md) for *pos* (no ``played``: an endgame when cards are gone).
 
     Fields: ``game`` (label), ``declarer``, ``hands`` (three card strings,
     display order), ``skat``, ``leader``, ``trick`` (card string, leader
@@ -475,7 +475,7 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 
 
 def position_from_json(obj: dict[str, Any]) -> Position:
-    """Read a JSON position object (interface.md) into a :class:`Position`.
+    """Read a JSON position object (docs/cli.md) into a :class:`Position`.
 
     Accepts card groups as strings or lists of card tokens.  With ``played``
     the hands are the ten-card hands at the start and every played card is

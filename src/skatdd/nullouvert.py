@@ -2,7 +2,7 @@
 
 :func:`analyse` takes the declarer's ten cards (after the discard), his seat
 (seat 0 leads the first trick) and, when known, the two skat cards, and
-answers two questions (interface.md, ``skatdd null-ouvert``):
+answers two questions (docs/cli.md, ``skatdd null-ouvert``):
 
 * **Double dummy, world by world.**  A *world* is one way the unseen cards
   lie: the split of the 20 unseen cards between the defenders (184,756 with
@@ -83,7 +83,7 @@ class Guess:
 
 @dataclass
 class NullOuvertResult:
-    """What ``skatdd null-ouvert`` reports (interface.md)."""
+    """What ``skatdd null-ouvert`` reports (docs/cli.md)."""
 
     hand: Mask
     declarer: int

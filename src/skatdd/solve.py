@@ -5,7 +5,7 @@ many positions (entries stay valid across positions, deals and thresholds).
 Every method takes a :class:`~skatdd.position.Position` and leaves it
 unchanged.
 
-Values follow interface.md: in suit and grand the *value* of a position is
+Values follow docs/rules.md, Double-dummy values: in suit and grand the *value* of a position is
 the declarer's final card points, that is ``declarer_points`` + the skat's
 points + every point the declarer wins from here on (the cards already on
 the current trick included), the declarer maximising and both defenders
@@ -34,7 +34,7 @@ from .rules import Game
 
 MODES = ("value", "win", "all")
 
-#: Declarer thresholds worth their own fast query (skat-rules.md).
+#: Declarer thresholds worth their own fast query (docs/rules.md, Double-dummy values).
 WIN = 61
 SCHNEIDER = 90
 DEFENDERS_OUT_OF_SCHNEIDER = 31
@@ -54,7 +54,7 @@ class CardValue:
 
 @dataclass
 class SolveResult:
-    """What ``skatdd solve`` reports for one position (interface.md)."""
+    """What ``skatdd solve`` reports for one position (docs/cli.md)."""
 
     game: Game
     declarer: int
