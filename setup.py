@@ -16,7 +16,6 @@ EXTENSIONS = {
 }
 
 
-
 def target_architectures() -> list[str]:
     """The CPU architectures the extensions are compiled for.
 
