@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import invoke, run_skatdd
+from cli_runner import invoke, run_skatdd
 from skatdd.analyse import (
     GameAnalysis,
     PlayLine,

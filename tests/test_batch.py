@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import conftest
+import cli_runner
 from skatdd import batch
 from skatdd.deal import position_from_json
 from skatdd.generate import position_to_json, random_position, realistic_deals
@@ -32,8 +32,8 @@ EXAMPLES = ROOT / "examples" / "positions.jsonl"
 SOLVE_KEYS = {"game", "declarer", "to_move", "value", "declarer_wins", "line", "nodes", "seconds"}
 
 
-invoke = partial(conftest.invoke, "batch")
-run_process = partial(conftest.run_skatdd, "batch")
+invoke = partial(cli_runner.invoke, "batch")
+run_process = partial(cli_runner.run_skatdd, "batch")
 
 
 def records(stdout: str) -> list[dict]:

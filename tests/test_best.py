@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-import conftest
+import cli_runner
 from skatdd import best as best_module
 from skatdd.best import Option, SeatReport, best_contracts, discard_order_key, option_position
 from skatdd.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
@@ -390,8 +390,8 @@ def test_json_fields_per_interface(solver: Solver) -> None:
 # CLI
 
 
-invoke = partial(conftest.invoke, "best", "--tt-mb", "16")
-run_process = partial(conftest.run_skatdd, "best", "--tt-mb", "16")
+invoke = partial(cli_runner.invoke, "best", "--tt-mb", "16")
+run_process = partial(cli_runner.run_skatdd, "best", "--tt-mb", "16")
 
 
 def test_cli_json_one_seat() -> None:

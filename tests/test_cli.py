@@ -1,5 +1,5 @@
 """The command group as a whole: every command is registered and documented."""
-from conftest import invoke
+from cli_runner import invoke
 from skatdd.cli import cli
 
 COMMANDS = {"solve", "batch", "bench", "best", "analyse", "null-ouvert", "score"}

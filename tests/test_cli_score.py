@@ -6,7 +6,7 @@ from functools import partial
 
 import pytest
 
-import conftest
+import cli_runner
 from skatdd.cli import main
 
 SCORE_KEYS = {
@@ -15,8 +15,8 @@ SCORE_KEYS = {
 }
 
 
-run = partial(conftest.invoke, "score")
-run_process = partial(conftest.run_skatdd, "score")
+run = partial(cli_runner.invoke, "score")
+run_process = partial(cli_runner.run_skatdd, "score")
 
 
 def run_json(*args: str) -> dict:

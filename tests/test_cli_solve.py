@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import invoke
-from conftest import run_skatdd as run_process
+from cli_runner import invoke
+from cli_runner import run_skatdd as run_process
 from skatdd.cards import card_name, parse_cards
 from skatdd.deal import load_deal
 from skatdd.rules import Game

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import nullouvert_brute as brute
-from conftest import run_skatdd
+from cli_runner import run_skatdd
 from skatdd.cards import cards_of, mask_of, parse_cards
 from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, InvalidSeatError
 from skatdd.nullouvert import NullOuvertAnalyser, World, analyse, worlds_count
