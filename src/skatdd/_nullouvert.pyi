@@ -8,7 +8,6 @@ from typing import Self
 
 from skatdd.nullouvert import HonestState
 
-
 class NullSolver:
     """The double-dummy table and the honest-search memo of at most *tt_mb* MiB."""
 

@@ -9,7 +9,6 @@ import click
 from ..errors import SkatddError
 from ..rules import parse_game, parse_seat
 
-
 #: A Click command callback, returned unchanged by the option decorators.
 F = TypeVar("F", bound=Callable[..., Any])
 
