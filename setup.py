@@ -15,10 +15,24 @@ EXTENSIONS = {
     "_nullouvert": "solver/_nullouvert.pyx",
 }
 
+
+def target_architectures() -> list[str]:
+    """The CPU architectures the extensions are compiled for.
+
+    macOS cross builds (cibuildwheel's arm64 or universal2 wheels on an
+    x86-64 runner) name their targets in ARCHFLAGS (``-arch arm64 -arch
+    x86_64``); otherwise the target is the machine we run on.
+    """
+    words = os.environ.get("ARCHFLAGS", "").split()
+    archs = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "-arch"]
+    return [arch.lower() for arch in archs] or [platform.machine().lower()]
+
+
 # popcnt is on every x86-64 CPU of the last fifteen years; without the flag
-# gcc calls a slow library routine for __builtin_popcount.
+# gcc calls a slow library routine for __builtin_popcount.  Other
+# architectures (arm64) have no such flag and count bits natively.
 compile_args = ["-O3"]
-if platform.machine().lower() in ("x86_64", "amd64"):
+if all(arch in ("x86_64", "amd64") for arch in target_architectures()):
     compile_args.append("-mpopcnt")
 
 selected = [name for name in os.environ.get("SKATDD_EXTENSIONS", "").split(",") if name]

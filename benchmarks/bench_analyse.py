@@ -1,4 +1,4 @@
-"""Benchmarks of ``skatdd analyse`` (issue 5, item 5) over the fixture records.
+"""Benchmarks of ``skatdd analyse`` over the fixture records.
 
 Targets: the card-by-card analysis of a full ten-trick game (30 positions,
 one solver whose transposition table carries from position to position) in
@@ -94,7 +94,7 @@ def test_whole_analyse(benchmark, game: IssGame) -> None:
 
 
 def test_median_over_fixtures(benchmark) -> None:
-    """The issue's measure: the median over the fixtures of one card-by-card analysis each."""
+    """The headline figure: the median over the fixtures of one card-by-card analysis each."""
     def medians() -> tuple[float, float]:
         runs = [time_cards(game) for game in GAMES]
         return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)

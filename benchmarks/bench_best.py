@@ -1,4 +1,4 @@
-"""Benchmarks of ``skatdd best`` for one seat (issue 4, item 3).
+"""Benchmarks of ``skatdd best`` for one seat.
 
 Target, single-threaded: a full ``best`` for one seat -- every game, all 66
 discards, the hand games -- in a median <= 1 s and a p90 <= 5 s over
@@ -34,8 +34,8 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Benchmarks of the double-dummy engine (issue 3, item 5), with pytest-benchmark.
+"""Benchmarks of the double-dummy engine, with pytest-benchmark.
 
 Fixed seeded sets of realistic deals (:func:`skatdd.generate.realistic_deals`),
 one per game family:

@@ -7,8 +7,7 @@ normalised or memoised across states.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
 
 World = tuple[tuple[int, int, int], int]   # (hands by seat as masks, skat mask)
 
@@ -52,7 +51,7 @@ def replay(hands: tuple[int, int, int], history: tuple[int, ...]) -> tuple[list[
         if card not in legal(hs[seat], trick):
             return None
         hs[seat] &= ~(1 << card)
-        trick = trick + (card,)
+        trick = (*trick, card)
         if len(trick) == 3:
             led = trick[0] >> 3
             best = max((i for i in range(3) if trick[i] >> 3 == led), key=lambda i: trick[i])
@@ -72,7 +71,7 @@ def dd_lose(hands: tuple[int, int, int], declarer: int, history: tuple[int, ...]
     if not any(hs):
         return False
     seat = (leader + len(trick)) % 3
-    results = (dd_lose(hands, declarer, history + (c,)) for c in legal(hs[seat], trick))
+    results = (dd_lose(hands, declarer, (*history, c)) for c in legal(hs[seat], trick))
     return all(results) if seat == declarer else any(results)
 
 
@@ -91,14 +90,14 @@ def honest_by_worlds(hand: int, pool: int, k: int, declarer: int) -> bool:
             return True
         seat = (leader + len(trick)) % 3
         if seat == declarer:
-            return any(win(history + (c,), live) for c in legal(hs[seat], trick))
+            return any(win((*history, c), live) for c in legal(hs[seat], trick))
         by_card: dict[int, list[int]] = {}
         for i in live:
             st = states[i]
             assert st is not None
             for c in legal(st[0][seat], trick):
                 by_card.setdefault(c, []).append(i)
-        return all(win(history + (c,), tuple(sub)) for c, sub in by_card.items())
+        return all(win((*history, c), tuple(sub)) for c, sub in by_card.items())
 
     return win((), tuple(range(len(ws))))
 
@@ -127,7 +126,7 @@ def declarer_strategies(hand: int, pool: int, k: int, declarer: int) -> Iterator
                 out.add(h)
                 return
             for c in legal(hs[seat], trick):
-                walk(h + (c,), w)
+                walk((*h, c), w)
 
         for w in ws:
             walk(history, w)
@@ -137,7 +136,7 @@ def declarer_strategies(hand: int, pool: int, k: int, declarer: int) -> Iterator
         for w in ws:
             st = replay(w[0], history)
             if st is not None:
-                hs, leader, trick, _ = st
+                hs, _leader, trick, _ = st
                 return legal(hs[declarer], trick)
         return []
 
@@ -147,7 +146,7 @@ def declarer_strategies(hand: int, pool: int, k: int, declarer: int) -> Iterator
             return
         h, rest = frontier[0], frontier[1:]
         for c in choices(h):
-            for tail in expand(rest + next_decisions(h + (c,))):
+            for tail in expand(rest + next_decisions((*h, c))):
                 yield {h: c, **tail}
 
     yield from expand(next_decisions(()))
@@ -157,7 +156,7 @@ def strategy_wins(strategy: dict[tuple[int, ...], int], hand: int, pool: int, k:
     """True when *strategy* keeps the declarer trickless in every world against every defender line."""
     for w in worlds(hand, pool, k, declarer):
         def safe(h: tuple[int, ...]) -> bool:
-            st = replay(w[0], h)
+            st = replay(w[0], h)  # noqa: B023 (safe() runs within this iteration only)
             assert st is not None
             hs, leader, trick, winners = st
             if declarer in winners:
@@ -166,8 +165,8 @@ def strategy_wins(strategy: dict[tuple[int, ...], int], hand: int, pool: int, k:
                 return True
             seat = (leader + len(trick)) % 3
             if seat == declarer:
-                return safe(h + (strategy[h],))
-            return all(safe(h + (c,)) for c in legal(hs[seat], trick))
+                return safe((*h, strategy[h]))
+            return all(safe((*h, c)) for c in legal(hs[seat], trick))
         if not safe(()):
             return False
     return True

@@ -1,4 +1,4 @@
-"""Tests for skatdd.analyse and ``skatdd analyse`` (interface.md; issue 5).
+"""Tests for skatdd.analyse and ``skatdd analyse`` (docs/cli.md).
 
 * every fixture record (tests/data/iss-games.txt): played games are analysed
   and reproduce the server's result (``score == v:``); passed games raise a
@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import invoke, run_skatdd
 from skatdd.analyse import (
-    GameAnalysis, PlayLine, analyse_cards, analyse_iss, analyse_line, analyse_lines, analyse_spec, analyse_text,
+    GameAnalysis,
+    PlayLine,
+    analyse_cards,
+    analyse_iss,
+    analyse_line,
+    analyse_lines,
+    analyse_spec,
+    analyse_text,
 )
 from skatdd.cards import card_name, format_cards, format_mask
-from skatdd.cli import cli
 from skatdd.deal import position_from_json
 from skatdd.errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
 from skatdd.generate import realistic_deals
@@ -42,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
 LINES = [line for line in FIXTURES.read_text().splitlines() if line.strip()]
 IDS = [re.search(r"ID\[(\d+)\]", line).group(1) for line in LINES]
-BY_ID = dict(zip(IDS, LINES))
+BY_ID = dict(zip(IDS, LINES, strict=True))
 NO_GAME = {"756788", "30"}  # R[passed] and a penalty during the bidding
 PLAYED = [i for i in IDS if i not in NO_GAME]
 EXAMPLE = ROOT / "examples" / "game.iss"
@@ -52,12 +57,6 @@ OPTION_KEYS = {
     "game", "hand", "discard", "announce", "value", "declarer_wins", "schneider", "schwarz", "matadors",
     "game_value", "score", "line",
 }
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    """One solver for the module: its table carries over, as it would in a batch."""
-    return Solver(tt_mb=32)
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +165,7 @@ def test_claims_are_judged_by_the_tricks_left(solver: Solver, analyses: dict[str
 def card_values_check(start: Position, cards: list[int], line: PlayLine, solver: Solver) -> None:
     """Every position: value_after and best from Solver.card_values, independently of analyse's shortcuts."""
     pos = start.copy()
-    for play, card in zip(line.plays, cards):
+    for play, card in zip(line.plays, cards, strict=True):
         cvs = solver.card_values(pos)
         if pos.game.is_null:
             values = {c: int(cv.declarer_wins) for c, cv in cvs.items()}
@@ -234,7 +233,7 @@ def deviate(pos: Position, solver: Solver, want) -> tuple[list[int], int] | None
         bad = [c for c, v in sorted(values.items()) if want(work, before, v)]
         if bad:
             work.play(bad[0])
-            return played + [bad[0]] + solver.line(work), len(played)
+            return [*played, bad[0], *solver.line(work)], len(played)
         card = solver.line(work)[0]
         played.append(card)
         work.play(card)
@@ -301,7 +300,7 @@ def test_analyse_cards_rejects_an_illegal_card(solver: Solver) -> None:
     with pytest.raises(IllegalPlayError, match=re.escape(card_name(wrong))):
         analyse_cards(pos, [wrong], solver=solver)
     with pytest.raises(IllegalPlayError, match="after the end of the game"):
-        analyse_cards(pos, line + [line[0]], solver=solver)
+        analyse_cards(pos, [*line, line[0]], solver=solver)
 
 
 # --------------------------------------------------------------------------- JSON deals
@@ -351,8 +350,7 @@ def test_contract_review_json(solver: Solver) -> None:
 # --------------------------------------------------------------------------- JSON output and the CLI
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["analyse", *args])
+run = partial(invoke, "analyse")
 
 
 def test_example_file_is_a_complete_record_with_mistakes() -> None:
@@ -426,8 +424,7 @@ def test_bad_json_and_illegal_play_exit_2(tmp_path: Path) -> None:
 
 def test_console_script_has_no_traceback() -> None:
     bad = BY_ID["541932"].replace(" 2 DA ", " 2 DX ")
-    proc = subprocess.run([sys.executable, "-m", "skatdd", "analyse", bad, "--no-review"],
-                          capture_output=True, text=True, timeout=120)
+    proc = run_skatdd("analyse", bad, "--no-review")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "DX" in proc.stderr and proc.stderr.count("\n") == 1
 
@@ -467,7 +464,7 @@ def test_analyse_lines_in_process_matches_the_single_analysis(solver: Solver) ->
 
 
 def test_help_text() -> None:
-    result = CliRunner().invoke(cli, ["analyse", "--help"])
+    result = run("--help")
     assert result.exit_code == 0
     assert "--no-review" in result.output and "--jobs" in result.output and "--tt-mb" in result.output
 

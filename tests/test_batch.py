@@ -1,4 +1,4 @@
-"""Tests for ``skatdd batch`` and :mod:`skatdd.batch` (interface.md).
+"""Tests for ``skatdd batch`` and :mod:`skatdd.batch` (docs/cli.md).
 
 JSON lines in, JSON lines out in input order (also with two workers), bad
 lines reported in place with their line number while every other line is
@@ -15,13 +15,13 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+import cli_runner
 from skatdd import batch
-from skatdd.cli import cli
 from skatdd.deal import position_from_json
 from skatdd.generate import position_to_json, random_position, realistic_deals
 from skatdd.rules import ALL_GAMES
@@ -32,13 +32,8 @@ EXAMPLES = ROOT / "examples" / "positions.jsonl"
 SOLVE_KEYS = {"game", "declarer", "to_move", "value", "declarer_wins", "line", "nodes", "seconds"}
 
 
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, ["batch", *args], input=input)
-
-
-def run_process(*args: str, input: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "skatdd", "batch", *args], capture_output=True, text=True,
-                          input=input, timeout=timeout, cwd=ROOT)
+invoke = partial(cli_runner.invoke, "batch")
+run_process = partial(cli_runner.run_skatdd, "batch")
 
 
 def records(stdout: str) -> list[dict]:
@@ -178,7 +173,7 @@ def test_bad_lines_are_reported_in_place(tmp_path: Path, lines: list[str], expec
     assert strip_stats(solved) == strip_stats(expected[3:3 + len(good)])
     errors = [r for r in rows if "error" in r]
     assert len(errors) == len(BAD)
-    for k, (row, (_, token)) in enumerate(zip(errors, BAD)):
+    for k, (row, (_, token)) in enumerate(zip(errors, BAD, strict=True)):
         line_number = 2 * k + 2
         assert set(row) == {"line", "id", "error"}
         assert row["line"] == line_number
@@ -238,7 +233,7 @@ def test_a_dead_worker_costs_only_its_line(monkeypatch: pytest.MonkeyPatch, line
     crash["id"] = "crash"
     body[4] = json.dumps(crash)
     out: list[batch.LineOutcome] = []
-    summary = batch.run_batch(((n, l.encode()) for n, l in enumerate(body, start=1)), jobs=2, tt_mb=8,
+    summary = batch.run_batch(((n, text.encode()) for n, text in enumerate(body, start=1)), jobs=2, tt_mb=8,
                               emit=out.append)
     assert [o.line for o in out] == list(range(1, 11))
     assert out[4].kind == batch.INTERNAL_ERROR and "died" in out[4].record["error"]
@@ -271,7 +266,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
         pytest.skip("the batch finished before the interrupt arrived")
     assert proc.returncode == 130
     assert "Traceback" not in err and "Interrupted" in err
-    written = [first] + rest.splitlines()
+    written = [first, *rest.splitlines()]
     for line in written:  # nothing written is truncated
         assert json.loads(line)["id"] is not None
     ids = [json.loads(line)["id"] for line in written]

@@ -1,4 +1,4 @@
-"""Tests for :mod:`skatdd.best` and ``skatdd best`` (interface.md; issue 4, item 4).
+"""Tests for :mod:`skatdd.best` and ``skatdd best`` (docs/cli.md).
 
 * The best discard of every suit and grand game equals an exhaustive engine
   run over all 66 discards (value, tricks and score of each), on sample deals
@@ -10,25 +10,23 @@
 * Worked cases (kind ``worked``) whose scores were computed by hand:
   matadors with and without, schneider, schwarz, ouvert, overbid, a deal
   where hand beats picked up and one where null ouvert is best.
-* JSON fields per interface.md, and the CLI: every input form, exit codes,
+* JSON fields per docs/cli.md, and the CLI: every input form, exit codes,
   bad input (exit 2, one message naming the token, no traceback).
 """
 from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-from itertools import combinations
+from functools import partial
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+import cli_runner
 from skatdd import best as best_module
 from skatdd.best import Option, SeatReport, best_contracts, discard_order_key, option_position
 from skatdd.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
-from skatdd.cli import cli
 from skatdd.deal import parse_deal_text
 from skatdd.position import Position
 from skatdd.rules import ALL_GAMES, Game
@@ -49,11 +47,6 @@ _DISPLAY = {c: i for i, c in enumerate(DISPLAY_ORDER)}
 
 #: An easy deal for CLI tests (every search is tiny).
 EASY = WORKED[0]["deal"]
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    return Solver(tt_mb=32)
 
 
 def masks(case: dict) -> tuple[list[int], int]:
@@ -355,7 +348,7 @@ def test_progress_reaches_the_total(solver: Solver) -> None:
     calls: list[tuple[int, int]] = []
     best_contracts(hands, skat, 1, solver=solver, progress=lambda done, total: calls.append((done, total)))
     assert calls and calls[-1][0] == calls[-1][1]
-    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+    assert all(a[0] <= b[0] for a, b in pairwise(calls))
 
 
 def test_bad_arguments() -> None:
@@ -397,13 +390,8 @@ def test_json_fields_per_interface(solver: Solver) -> None:
 # CLI
 
 
-def invoke(*args: str):
-    return CliRunner().invoke(cli, ["best", *args, "--tt-mb", "16"])
-
-
-def run_process(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "skatdd", "best", *args, "--tt-mb", "16"], capture_output=True,
-                          text=True, input=input, timeout=300, cwd=ROOT)
+invoke = partial(cli_runner.invoke, "best", "--tt-mb", "16")
+run_process = partial(cli_runner.run_skatdd, "best", "--tt-mb", "16")
 
 
 def test_cli_json_one_seat() -> None:
@@ -493,5 +481,5 @@ def test_cli_bad_input_in_a_real_process() -> None:
 
 
 def test_cli_help_names_the_command() -> None:
-    result = CliRunner().invoke(cli, ["best", "--help"])
+    result = invoke("--help")
     assert result.exit_code == 0 and "--declarer" in result.output and "--bid" in result.output

@@ -5,12 +5,38 @@ import pytest
 
 import skatdd.cards as cards_module
 from skatdd.cards import (
-    ALL_CARDS, CARD_NAMES, CARD_POINTS, CJ, CA, CT, C7, D7, DA, DJ, DT, HA, HJ, HK, HT, SA, SJ, SQ,
-    CardSet, card_name, card_symbol, cards_of, display_sorted, format_cards, format_mask, mask_of,
-    parse_card, parse_cards, points_of, rank_of, split_card_tokens, suit_of,
+    ALL_CARDS,
+    C7,
+    CA,
+    CARD_NAMES,
+    CARD_POINTS,
+    CJ,
+    CT,
+    D7,
+    DA,
+    DJ,
+    HA,
+    HJ,
+    HT,
+    SA,
+    SJ,
+    SQ,
+    CardSet,
+    card_name,
+    card_symbol,
+    cards_of,
+    display_sorted,
+    format_cards,
+    format_mask,
+    mask_of,
+    parse_card,
+    parse_cards,
+    points_of,
+    rank_of,
+    split_card_tokens,
+    suit_of,
 )
 from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, SkatddError
-
 
 # -- encoding -----------------------------------------------------------------
 
@@ -174,9 +200,9 @@ def test_cardset_ops_need_cardsets():
     for op in ("__or__", "__and__", "__sub__", "__xor__"):
         assert getattr(s, op)(s.mask) is NotImplemented
     with pytest.raises(TypeError):
-        s | 1  # noqa: B018
+        s | 1
     with pytest.raises(TypeError):
-        s - {CJ}  # noqa: B018
+        s - {CJ}
 
 
 def test_cardset_is_immutable():

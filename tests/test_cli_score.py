@@ -1,14 +1,13 @@
-"""Tests for ``skatdd score`` (interface.md)."""
+"""Tests for ``skatdd score`` (docs/cli.md)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from functools import partial
 
 import pytest
-from click.testing import CliRunner
 
-from skatdd.cli import cli, main
+import cli_runner
+from skatdd.cli import main
 
 SCORE_KEYS = {
     "game", "hand", "announce", "bid", "matadors", "multiplier", "game_value", "declarer_wins",
@@ -16,9 +15,8 @@ SCORE_KEYS = {
 }
 
 
-def run(*args: str):
-    result = CliRunner().invoke(cli, ["score", *args])
-    return result
+run = partial(cli_runner.invoke, "score")
+run_process = partial(cli_runner.run_skatdd, "score")
 
 
 def run_json(*args: str) -> dict:
@@ -33,12 +31,6 @@ def run_main(capsys, *args: str) -> tuple[int, str, str]:
         main(["score", *args])
     out, err = capsys.readouterr()
     return exc.value.code, out, err
-
-
-def run_process(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "skatdd", "score", *args], capture_output=True, text=True, timeout=60,
-    )
 
 
 # --------------------------------------------------------------------------- JSON
@@ -178,7 +170,7 @@ def test_readable_null():
 
 
 def test_help():
-    result = CliRunner().invoke(cli, ["score", "--help"])
+    result = run("--help")
     assert result.exit_code == 0
     for option in ("--game", "--cards", "--matadors", "--hand", "--announce", "--points", "--tricks", "--bid", "--json"):
         assert option in result.stdout
@@ -211,7 +203,8 @@ def test_usage_errors(args, message):
 
 @pytest.mark.parametrize("args, message", [
     (["--game", "clubs", "--cards", "CJ SJ X9 CT CK CQ C9 C8 C7 SA HA DA", "--points", "70"], "unknown card 'X9'"),
-    (["--game", "clubs", "--cards", "CJ SJ SJ CT CK CQ C9 C8 C7 SA HA DA", "--points", "70"], "card 'SJ' appears twice in --cards"),
+    (["--game", "clubs", "--cards", "CJ SJ SJ CT CK CQ C9 C8 C7 SA HA DA", "--points", "70"],
+     "card 'SJ' appears twice in --cards"),
     (["--game", "clubs", "--cards", "CJ SJ CA", "--points", "70"], "--cards has 3 cards 'CJ SJ CA': expected 12"),
     (["--game", "clubs", "--announce", "schneider", "--matadors", "1", "--points", "95"], "'schneider' announced without hand"),
     (["--game", "null", "--hand", "--announce", "schwarz", "--tricks", "0"], "'schwarz' cannot be announced in a null game"),

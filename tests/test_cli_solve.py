@@ -1,4 +1,4 @@
-"""Tests for ``skatdd solve`` and ``skatdd bench`` (interface.md), through CliRunner and a real process.
+"""Tests for ``skatdd solve`` and ``skatdd bench`` (docs/cli.md), through CliRunner and a real process.
 
 Input errors must exit 2 with a message that names the offending token and
 no traceback, whichever route the command is run by: ``python -m skatdd``
@@ -9,15 +9,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import invoke
+from cli_runner import run_skatdd as run_process
 from skatdd.cards import card_name, parse_cards
-from skatdd.cli import cli
 from skatdd.deal import load_deal
 from skatdd.rules import Game
 from skatdd.solve import Solver
@@ -28,25 +26,11 @@ ISS_RECORD = (ROOT / "tests" / "data" / "iss-games.txt").read_text().splitlines(
 SOLVE_KEYS = {"game", "declarer", "to_move", "value", "declarer_wins", "line", "nodes", "seconds"}
 
 
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
 def solve_json(*args: str) -> dict:
     result = invoke("solve", *args, "--json", "--tt-mb", "16")
     assert result.exit_code == 0, result.output
     assert result.stdout.count("\n") == 1
     return json.loads(result.stdout)
-
-
-def run_process(*args: str, input: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "skatdd", *args], capture_output=True, text=True,
-                          input=input, timeout=timeout, cwd=ROOT)
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    return Solver(tt_mb=16)
 
 
 def assert_input_error(result, *tokens: str) -> str:

@@ -8,19 +8,38 @@ from pathlib import Path
 import pytest
 
 from skatdd.cards import (
-    CJ, DK, DQ, HA, HT, SA, Card, format_cards, format_mask, mask_of, parse_cards, points_of,
+    CJ,
+    DK,
+    DQ,
+    HA,
+    HT,
+    SA,
+    Card,
+    format_cards,
+    format_mask,
+    mask_of,
+    parse_cards,
+    points_of,
 )
 from skatdd.deal import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
 from skatdd.errors import (
-    CardCountError, DealFormatError, DuplicateCardError, IllegalPlayError, InvalidCardError,
-    InvalidGameError, InvalidSeatError, ISSFormatError, ScoringError, SkatddError,
+    CardCountError,
+    DealFormatError,
+    DuplicateCardError,
+    IllegalPlayError,
+    InvalidCardError,
+    InvalidGameError,
+    InvalidSeatError,
+    ISSFormatError,
+    ScoringError,
+    SkatddError,
 )
 from skatdd.position import Position
 from skatdd.rules import Game
 
 DATA = Path(__file__).parent / "data"
 
-#: The example deal of interface.md ("A deal as text").
+#: The example deal of docs/cli.md ("A deal as text").
 EXAMPLE = ("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
            "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ")
 EXAMPLE_HANDS = [

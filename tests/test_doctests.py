@@ -1,14 +1,41 @@
-"""The examples in module docstrings are run, so they cannot drift from the code."""
+"""The examples in docstrings are run, so they cannot drift from the code.
+
+Every module of the package is searched; the modules of
+:data:`MUST_HAVE_EXAMPLES` (the ones whose docstrings teach the API) also
+fail when they hold no example at all, so an example cannot vanish unnoticed.
+"""
+from __future__ import annotations
+
 import doctest
 import importlib
+import pkgutil
 
 import pytest
 
-MODULES = ["skatdd.cards", "skatdd.solve", "skatdd.scoring", "skatdd.rules", "skatdd.deal", "skatdd.position"]
+import skatdd
+
+MUST_HAVE_EXAMPLES = {"skatdd.cards", "skatdd.solve", "skatdd.scoring", "skatdd.rules", "skatdd.deal", "skatdd.position"}
+#: ``python -m skatdd`` runs the CLI when imported.
+NOT_IMPORTABLE = {"skatdd.__main__"}
+MODULES = sorted(
+    {"skatdd"} | {m.name for m in pkgutil.walk_packages(skatdd.__path__, "skatdd.")} - NOT_IMPORTABLE
+)
+
+
+def test_the_walk_finds_every_named_module() -> None:
+    assert MUST_HAVE_EXAMPLES <= set(MODULES)
+    assert {"skatdd.commands.solve", "skatdd._engine"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_module_doctests(name):
+def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
+    tests = doctest.DocTestFinder().find(module)
+    examples = sum(len(test.examples) for test in tests)
+    if name in MUST_HAVE_EXAMPLES:
+        assert examples > 0, f"{name} has no docstring example"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed"

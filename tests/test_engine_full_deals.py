@@ -1,4 +1,4 @@
-"""The engine on full deals with known answers, and on hand-solved known positions (issue 3, item 4).
+"""The engine on full deals with known answers, and on hand-solved known positions.
 
 ``tests/data/solved-deals.jsonl``: 24 full ten-trick deals solved by an
 independent solver (``value``, ``declarer_wins``, ``first_card_values``).
@@ -25,8 +25,9 @@ from skatdd.cards import card_name, parse_card
 from skatdd.deal import position_from_json
 from skatdd.position import Position
 from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.rules import SCHNEIDER_POINTS as SCHNEIDER, WIN_POINTS as WIN
-from skatdd.solve import SolveResult, Solver
+from skatdd.rules import SCHNEIDER_POINTS as SCHNEIDER
+from skatdd.rules import WIN_POINTS as WIN
+from skatdd.solve import Solver, SolveResult
 
 DATA = Path(__file__).parent / "data"
 
@@ -41,11 +42,6 @@ KNOWN = _rows("known-positions.jsonl")
 
 def _position(row: dict[str, Any]) -> Position:
     return position_from_json(row).position()
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    return Solver(tt_mb=64)
 
 
 @pytest.fixture(scope="module")

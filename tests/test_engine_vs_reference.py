@@ -1,12 +1,14 @@
-"""The Cython engine against the plain Python reference solver on random positions (issue 3, item 4).
+"""The Cython engine against the plain Python reference solver on 5,040 seeded random positions.
 
-5,040 seeded random positions (:func:`skatdd.generate.random_position`),
-every one of the six contracts, every trick stage (0, 1 or 2 cards on the
-table), the declarer and the current leader in every seat, endgames of 1
-to 6 tricks a hand: 4,740 of 1 to 4, 240 of 5 and 60 of 6 (the reference
-is exponential: a 5-trick position costs it 0.2 s with its card values, a
-6-trick one 1.5 s on average for the value alone, and 6 tricks is where
-its cost stops fitting the suite's budget of a few minutes on two cores).
+The positions and the reference solver's answers are stored in
+tests/data/reference-answers.jsonl, written by
+tests/data/make_reference_answers.py (which documents the plan: every one
+of the six contracts, every trick stage, the declarer and the current
+leader in every seat, endgames of 1 to 6 tricks a hand).  Recomputing the
+answers costs the reference solver about a minute on two cores, so each
+run recomputes only a sample (:func:`test_stored_answers_match_the_reference_solver`),
+which also checks that the generator still makes the stored positions: the
+file cannot drift from the code.
 
 For each position the engine must agree with the reference on:
 
@@ -24,66 +26,75 @@ For each position the engine must agree with the reference on:
   trick, or the line stops at the trick he is forced to take), and for
   short endgames each of its cards keeps the reference value.
 
-The reference answers are computed by two worker processes (the machine
-has two cores); everything is seeded, so a run is deterministic.  A failing
-check lists the positions (as JSON) that disagree.
+A failing check lists the positions (as JSON) that disagree.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
-import multiprocessing
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from skatdd.cards import card_name
-from skatdd.generate import position_to_json, random_position
+from skatdd.cards import card_name, parse_card
+from skatdd.generate import position_to_json
 from skatdd.position import Position
-from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
+from skatdd.readers import position_from_json as spec_from_json
+from skatdd.reference import reference_value
 from skatdd.rules import ALL_GAMES, Game
 from skatdd.solve import Solver
 
-SEED = 3_141_592
 
-#: (tricks a hand, positions, with per-card values).  5,040 positions in all.
-PLAN: tuple[tuple[int, int, bool], ...] = (
-    (1, 720, True),
-    (2, 1260, True),
-    (3, 1500, True),
-    (4, 1260, True),
-    (5, 240, True),
-    (6, 60, False),
-)
+def _load_maker() -> ModuleType:
+    """tests/data/make_reference_answers.py as a module (tests/data is no package)."""
+    path = Path(__file__).parent / "data" / "make_reference_answers.py"
+    spec = importlib.util.spec_from_file_location("make_reference_answers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKER = _load_maker()
+SEED = MAKER.SEED
+PLAN: tuple[tuple[int, int, bool], ...] = MAKER.PLAN
 #: Tricks a hand up to which every card of the line is checked against the reference.
 LINE_STEP_CHECK_MAX_TRICKS = 3
 
 
 @dataclass(frozen=True)
 class Case:
-    """One seeded position: its generator arguments and the checks it takes part in."""
+    """One stored position with the reference solver's answers."""
 
     tricks: int
     index: int
-    card_values: bool
+    #: The line of the answers file: ``position``, ``value``, ``declarer_all``, ``defenders_all``, maybe ``cards``.
+    stored: dict[str, Any] = field(compare=False, hash=False, repr=False)
+
+    @property
+    def card_values(self) -> bool:
+        return "cards" in self.stored
 
     @property
     def game(self) -> Game:
+        """The contract the plan gives this case (contracts cycle with the index)."""
         return ALL_GAMES[self.index % len(ALL_GAMES)]
 
     @property
     def trick_cards(self) -> int:
+        """Cards on the table the plan gives this case (stages cycle after the contracts)."""
         return (self.index // len(ALL_GAMES)) % 3
 
     def position(self) -> Position:
-        """The case's position (a fresh copy each call; generated once per process)."""
+        """The case's position (a fresh copy each call; read once per process)."""
         pos = _POSITIONS.get(self)
         if pos is None:
-            rng = random.Random(SEED * 1_000 + self.tricks * 100_000_007 + self.index)
-            pos = _POSITIONS[self] = random_position(
-                rng, game=self.game, tricks=self.tricks, trick_cards=self.trick_cards)
+            pos = _POSITIONS[self] = spec_from_json(self.stored["position"]).position()
         return pos.copy()
 
     @property
@@ -91,33 +102,26 @@ class Case:
         return f"{self.tricks} tricks #{self.index}"
 
 
+def _load_cases() -> list[Case]:
+    cases = []
+    with MAKER.OUTPUT.open() as lines:
+        for line in lines:
+            row = json.loads(line)
+            if "cards" in row:
+                row["cards"] = {parse_card(code): value for code, value in row["cards"].items()}
+            cases.append(Case(row.pop("tricks"), row.pop("index"), row))
+    return cases
+
+
 _POSITIONS: dict[Case, Position] = {}
-CASES: list[Case] = [Case(t, i, cv) for t, n, cv in PLAN for i in range(n)]
-
-
-def _solve_reference(case: Case) -> tuple[Case, dict[str, Any]]:
-    """The reference answers for *case* (runs in a worker process)."""
-    pos = case.position()
-    out: dict[str, Any] = {"value": reference_value(pos)}
-    if case.card_values:
-        out["cards"] = reference_card_values(pos)
-    out["declarer_all"] = reference_can_take_all(pos, True)
-    out["defenders_all"] = reference_can_take_all(pos, False)
-    return case, out
+CASES: list[Case] = _load_cases()
+TRICKS = [t for t, _, _ in PLAN]
 
 
 @pytest.fixture(scope="module")
 def reference() -> dict[Case, dict[str, Any]]:
-    """Reference answers for every case, computed on two processes (the slowest cases first)."""
-    order = sorted(CASES, key=lambda c: (-c.tricks, -c.card_values, c.index))
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(2) as pool:
-        return dict(pool.imap_unordered(_solve_reference, order, chunksize=1))
-
-
-@pytest.fixture(scope="module")
-def solver() -> Solver:
-    return Solver(tt_mb=32)
+    """The stored reference answers of every case."""
+    return {case: case.stored for case in CASES}
 
 
 def _fail(problems: list[str]) -> None:
@@ -135,11 +139,32 @@ def _cases(tricks: int) -> list[Case]:
     return [c for c in CASES if c.tricks == tricks]
 
 
-TRICKS = [t for t, _, _ in PLAN]
-
-
 # ---------------------------------------------------------------------------
 # Coverage of the generated set
+
+
+def test_stored_cases_are_the_plan() -> None:
+    assert [(c.tricks, c.index, c.card_values) for c in CASES] == MAKER.all_cases()
+
+
+#: Recomputed on every run: every 40th case of 1 to 4 tricks and one of 5 tricks (about two seconds).
+SAMPLE = [c for c in CASES if c.tricks <= 4 and c.index % 40 == 7] + [c for c in CASES if c.tricks == 5][:1]
+
+
+@pytest.mark.parametrize("tricks", sorted({c.tricks for c in SAMPLE}))
+def test_stored_answers_match_the_reference_solver(tricks: int) -> None:
+    """The generator still makes the stored positions, and the reference solver still gives the stored answers."""
+    problems = []
+    for case in (c for c in SAMPLE if c.tricks == tricks):
+        pos = MAKER.case_position(case.tricks, case.index)
+        fresh = MAKER.reference_answers(pos, case.card_values)
+        stored = {**case.stored}
+        if case.card_values:
+            stored["cards"] = {card_name(c): v for c, v in stored["cards"].items()}
+        if fresh != stored:
+            problems.append(f"[{case.label}] stored {json.dumps(stored)}, recomputed {json.dumps(fresh)}")
+    assert not problems, ("tests/data/reference-answers.jsonl is out of date: rerun "
+                          "tests/data/make_reference_answers.py\n" + "\n".join(problems[:5]))
 
 
 def test_plan_covers_every_contract_seat_and_stage() -> None:

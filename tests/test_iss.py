@@ -63,7 +63,7 @@ def test_every_fixture_parses(line: str) -> None:
     assert game.result.raw == re.search(r"R\[([^\]]*)\]", line).group(1)
 
 
-@pytest.mark.parametrize("line", PLAYED, ids=[re.search(r"ID\[(\d+)\]", l).group(1) for l in PLAYED])
+@pytest.mark.parametrize("line", PLAYED, ids=[re.search(r"ID\[(\d+)\]", rec).group(1) for rec in PLAYED])
 def test_replay_reproduces_server_result(line: str) -> None:
     game = parse_iss(line)
     result = game.result
@@ -270,7 +270,7 @@ COMPLETE = [line for line in PLAYED if len(parse_iss(line).plays) == 30]
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
-@pytest.mark.parametrize("line", COMPLETE, ids=[re.search(r"ID\[(\d+)\]", l).group(1) for l in COMPLETE])
+@pytest.mark.parametrize("line", COMPLETE, ids=[re.search(r"ID\[(\d+)\]", rec).group(1) for rec in COMPLETE])
 def test_per_player_view_of_a_complete_game_replays(line: str, seat: int) -> None:
     full = parse_iss(line)
     view = parse_iss(hide_view(line, seat))
@@ -305,7 +305,7 @@ def first_tricks(line: str, count: int) -> list[str]:
 
 def test_declarer_resigns_defenders_take_the_rest() -> None:
     line = BY_ID["684159"]  # grand by seat 2, bid 27, with 3
-    game = parse_iss(with_mv(line, first_tricks(line, 7) + ["2", "RE"]))
+    game = parse_iss(with_mv(line, [*first_tricks(line, 7), "2", "RE"]))
     position = game.final_position()
     done = replay(game)
     assert done.awarded == "defenders" and not done.complete
@@ -316,7 +316,7 @@ def test_declarer_resigns_defenders_take_the_rest() -> None:
 
 def test_one_defender_resigning_settles_nothing() -> None:
     line = BY_ID["684159"]
-    game = parse_iss(with_mv(line, first_tricks(line, 6) + ["0", "RE"]))
+    game = parse_iss(with_mv(line, [*first_tricks(line, 6), "0", "RE"]))
     assert game.ending == ("RE", 0)
     with pytest.raises(ISSFormatError, match="stops after 2 of 10 tricks"):
         replay(game)
@@ -324,21 +324,21 @@ def test_one_defender_resigning_settles_nothing() -> None:
 
 def test_claim_without_resignation_settles_nothing() -> None:
     line = BY_ID["684159"]
-    game = parse_iss(with_mv(line, first_tricks(line, 6) + ["2", "SC"]))
+    game = parse_iss(with_mv(line, [*first_tricks(line, 6), "2", "SC"]))
     with pytest.raises(ISSFormatError, match="cannot be replayed"):
         replay(game)
 
 
 def test_declarer_leaving_gives_the_defenders_the_rest() -> None:
     line = BY_ID["684159"]
-    game = parse_iss(with_mv(line, first_tricks(line, 4) + ["w", "LE.2"]))
+    game = parse_iss(with_mv(line, [*first_tricks(line, 4), "w", "LE.2"]))
     done = replay(game)
     assert done.awarded == "defenders" and not done.declarer_wins
 
 
 def test_defender_timeout_gives_the_declarer_the_rest() -> None:
     line = BY_ID["684159"]
-    game = parse_iss(with_mv(line, first_tricks(line, 4) + ["w", "TI.0"]))
+    game = parse_iss(with_mv(line, [*first_tricks(line, 4), "w", "TI.0"]))
     assert game.ending == ("TI", 0)
     done = replay(game)
     position = game.final_position()
@@ -368,14 +368,14 @@ def test_claim_must_show_the_declarers_cards() -> None:
 
 def test_hidden_play_that_completes_a_trick_cannot_be_replayed() -> None:
     line = BY_ID["684159"]
-    tokens = first_tricks(line, 5) + ["0", "??", "w", "LE.1"]
+    tokens = [*first_tricks(line, 5), "0", "??", "w", "LE.1"]
     with pytest.raises(ISSFormatError, match=r"'\?\?' by seat 0 at MV move \d+ is hidden and completes a trick"):
         replay(parse_iss(with_mv(line, tokens)))
 
 
 def test_card_play_after_a_hidden_play_is_rejected() -> None:
     line = BY_ID["684159"]
-    tokens = first_tricks(line, 4) + ["2", "??", "0", "ST"]
+    tokens = [*first_tricks(line, 4), "2", "??", "0", "ST"]
     with pytest.raises(ISSFormatError, match=r"'ST' follows the hidden play"):
         parse_iss(with_mv(line, tokens))
 
@@ -389,7 +389,7 @@ def test_truncated_record() -> None:
         parse_iss(line[: line.index("R[") + 10])
     with pytest.raises(ISSFormatError, match="truncated"):
         parse_iss(line[:-3].rstrip())
-    with pytest.raises(ISSFormatError, match="'MV'.*not closed|truncated"):
+    with pytest.raises(ISSFormatError, match=r"'MV'.*not closed|truncated"):
         parse_iss(line[: line.index("MV[") + 200])
 
 
@@ -469,7 +469,7 @@ def test_illegal_play_names_card_and_move() -> None:
     game = parse_iss(line)
     position = game.start_position()
     tokens = mv_tokens(line)
-    for index, (seat, card) in enumerate(game.plays):
+    for index, (seat, card) in enumerate(game.plays):  # noqa: B007 (index is read after the loop)
         illegal = [c for c in range(32) if position.hands[seat] >> c & 1 and not position.legal_moves_mask() >> c & 1]
         if illegal:
             break

@@ -1,4 +1,4 @@
-"""Tests of skatdd.nullouvert and ``skatdd null-ouvert`` (issue 6).
+"""Tests of skatdd.nullouvert and ``skatdd null-ouvert``.
 
 Known answers on full hands, the world count cross-checked by solving
 sampled worlds with the general engine, the class reduction and the honest
@@ -10,22 +10,22 @@ from __future__ import annotations
 import json
 import math
 import random
-import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import nullouvert_brute as brute  # noqa: E402
-
-from skatdd.cards import cards_of, mask_of, parse_cards  # noqa: E402
-from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, InvalidSeatError  # noqa: E402
-from skatdd.nullouvert import NullOuvertAnalyser, World, analyse, worlds_count  # noqa: E402
-from skatdd.position import Position  # noqa: E402
-from skatdd.rules import Game  # noqa: E402
-from skatdd.solve import Solver  # noqa: E402
+import nullouvert_brute as brute
+from cli_runner import run_skatdd
+from skatdd.cards import cards_of, mask_of, parse_cards
+from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, InvalidSeatError
+from skatdd.nullouvert import NullOuvertAnalyser, World, analyse, worlds_count
+from skatdd.position import Position
+from skatdd.rules import Game
+from skatdd.solve import Solver
 
 LOW = "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"
 SINGLETON_ACE = "CA S7 S8 S9 H7 H8 H9 D7 D8 D9"
@@ -188,7 +188,7 @@ def reduced_cases(n: int, count: int, seed: int) -> list[tuple[int, int, int, in
 def test_reduced_games_against_brute_force(analyser: NullOuvertAnalyser, hand: int, pool: int, k: int, decl: int) -> None:
     ws = brute.worlds(hand, pool, k, decl)
     lost_bf = sum(brute.dd_lose(w[0], decl) for w in ws)
-    worlds, lost, classes, first = analyser.count_worlds(hand, pool, k, decl)
+    worlds, lost, _classes, first = analyser.count_worlds(hand, pool, k, decl)
     assert worlds == len(ws) == math.comb(pool.bit_count(), k) * math.comb(2 * hand.bit_count(), hand.bit_count())
     assert lost == lost_bf
     assert (first is None) == (lost == 0)
@@ -227,7 +227,7 @@ def test_a_reduced_guess_exists_and_is_reported(analyser: NullOuvertAnalyser) ->
     assert not brute.honest_by_worlds(hand, pool, 0, 0)
     assert r.guess is not None and len(r.guess.refutations) >= 2
     for card, world in r.guess.refutations:
-        assert brute.dd_lose(world.hands, 0, tuple(r.guess.history) + (card,))
+        assert brute.dd_lose(world.hands, 0, (*tuple(r.guess.history), card))
         assert not brute.dd_lose(world.hands, 0)
 
 
@@ -246,8 +246,7 @@ def test_bad_input_raises(hand: str, skat: str | None, seat: object, error: type
         analyse(hand, declarer=seat, skat=skat)  # type: ignore[arg-type]
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skatdd", "null-ouvert", *args], capture_output=True, text=True, timeout=120)
+run_cli = partial(run_skatdd, "null-ouvert")
 
 
 def test_cli_json() -> None:
@@ -268,9 +267,9 @@ def test_cli_readable() -> None:
 
 @pytest.mark.parametrize("args,token", [
     (["C7", "C8", "C9", "S7", "S8", "S9", "H7", "H8", "D7", "X9", "--declarer", "0"], "X9"),
-    (LOW.split() + ["--declarer", "north"], "north"),
-    (LOW.split() + ["--skat", "C7 CA", "--declarer", "0"], "C7"),
-    (LOW.split()[:9] + ["--declarer", "0"], "9 cards"),
+    ([*LOW.split(), "--declarer", "north"], "north"),
+    ([*LOW.split(), "--skat", "C7 CA", "--declarer", "0"], "C7"),
+    ([*LOW.split()[:9], "--declarer", "0"], "9 cards"),
 ])
 def test_cli_bad_input_exits_2(args: list[str], token: str) -> None:
     p = run_cli(*args)

@@ -3,15 +3,25 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skatdd.cards import (
-    CARD_NAMES, CARD_POINTS, SUIT_SYMBOLS, Card, card_name, format_cards, format_mask, mask_of, parse_card,
-    parse_cards, points_of,
+    CARD_NAMES,
+    CARD_POINTS,
+    SUIT_SYMBOLS,
+    Card,
+    card_name,
+    format_cards,
+    format_mask,
+    mask_of,
+    parse_card,
+    parse_cards,
+    points_of,
 )
 from skatdd.deal import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
 from skatdd.errors import SkatddError
@@ -183,7 +193,7 @@ def test_card_lists_round_trip(data):
 @given(st.data())
 def test_deal_text_round_trips(data):
     hands, skat = data.draw(deals())
-    groups = [data.draw(written(group)) for group in hands + [skat]]
+    groups = [data.draw(written(group)) for group in [*hands, skat]]
     text = "".join(g + data.draw(st.sampled_from(["/", " / ", "|", " | "])) for g in groups[:3]) + groups[3]
     assert parse_deal_text(text) == (hands, skat)
     canonical = format_deal_text(hands, skat)
@@ -310,7 +320,7 @@ def test_random_playouts_keep_120_points_and_undo_restores(data):
     defender_points = 0
     while pos.cards_left:
         before = pos.copy()
-        trick = pos.trick + [data.draw(st.sampled_from(pos.legal_moves()))]
+        trick = [*pos.trick, data.draw(st.sampled_from(pos.legal_moves()))]
         card = trick[-1]
         winner = pos.play(card)
         # Undo restores the state exactly, then the card is played again.

@@ -4,13 +4,45 @@ from __future__ import annotations
 import pytest
 
 from skatdd.cards import (
-    CARD_NAMES, CA, CJ, C7, D7, D8, D9, DJ, H7, H8, HA, HJ, HT, S7, S8, SA, SJ, Card, cards_of, mask_of, parse_cards,
+    C7,
+    CA,
+    CARD_NAMES,
+    CJ,
+    D7,
+    D8,
+    D9,
+    DJ,
+    H7,
+    H8,
+    HA,
+    HJ,
+    HT,
+    S7,
+    S8,
+    SA,
+    SJ,
+    Card,
+    cards_of,
+    mask_of,
+    parse_cards,
 )
 from skatdd.errors import IllegalPlayError, InvalidGameError, InvalidSeatError
 from skatdd.position import Position
 from skatdd.rules import (
-    ALL_GAMES, JACKS, SUIT_GAMES, TRUMP_GROUP, Game, follow_group, group_mask, legal_mask, parse_game,
-    parse_seat, power, suit_mask, trick_winner, trump_mask,
+    ALL_GAMES,
+    JACKS,
+    SUIT_GAMES,
+    TRUMP_GROUP,
+    Game,
+    follow_group,
+    group_mask,
+    legal_mask,
+    parse_game,
+    parse_seat,
+    power,
+    suit_mask,
+    trick_winner,
+    trump_mask,
 )
 
 

@@ -65,7 +65,7 @@ class TestDeclaration:
             Declaration(CLUBS, schneider=True)
 
     def test_game_must_be_a_game(self):
-        with pytest.raises(ScoringError, match="'clubs' is not a skatdd.rules.Game"):
+        with pytest.raises(ScoringError, match=r"'clubs' is not a skatdd\.rules\.Game"):
             Declaration("clubs")  # type: ignore[arg-type]
 
     def test_frozen(self):
@@ -201,13 +201,13 @@ def test_grand_ouvert_with_four_is_264():
 
 
 def test_clubs_hand_schwarz_announced_with_three_is_108():
-    # skat-rules.md example: 9 levels x 12
+    # docs/rules.md, Announcements: 9 levels x 12
     s = score_game(Declaration(CLUBS, hand=True, schwarz=True), matadors=3, points=120, tricks=10)
     assert (s.multiplier, s.game_value, s.score) == (9, 108, 108)
 
 
 def test_overbid_bid_22_diamonds_with_one():
-    # ISkO 5.4.2 / skat-rules.md: 18 < 22 -> charged 27 -> -54, even though the points won.
+    # ISkO 5.4.2 / docs/rules.md, Overbid: 18 < 22 -> charged 27 -> -54, even though the points won.
     s = score_game(Declaration(DIAMONDS), matadors=1, points=75, bid=22)
     assert s.overbid and not s.declarer_wins
     assert (s.game_value, s.score, s.seeger, s.seeger_defenders) == (18, -54, -104, 40)
@@ -412,7 +412,7 @@ def test_grand_matadors_at_most_four():
 
 
 def test_declaration_required():
-    with pytest.raises(ScoringError, match="is not a skatdd.scoring.Declaration"):
+    with pytest.raises(ScoringError, match=r"is not a skatdd\.scoring\.Declaration"):
         score_game(CLUBS, matadors=1, points=70)  # type: ignore[arg-type]
 
 
@@ -482,7 +482,7 @@ def _iss_cases():
             continue  # passed or penalty: nothing was declared
         declarer = int(fields["d"])
         moves = re.search(r"MV\[([^\]]*)\]", line).group(1).split()
-        pairs = list(zip(moves[0::2], moves[1::2]))
+        pairs = list(zip(moves[0::2], moves[1::2], strict=True))
         deal = pairs[0][1].split(".")
         hand_and_skat = deal[10 * declarer:10 * declarer + 10] + deal[30:32]
         bid = max(int(m) for who, m in pairs if who != "w" and m.isdigit())

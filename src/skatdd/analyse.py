@@ -1,4 +1,4 @@
-"""Card-by-card double-dummy analysis of a played game (interface.md ``skatdd analyse``; issue 5).
+"""Card-by-card double-dummy analysis of a played game (docs/cli.md, ``skatdd analyse``).
 
 Given a game as it was played -- an ISS record (:mod:`skatdd.iss`) or a JSON
 deal with ``played`` (:mod:`skatdd.deal`) -- every card is judged by what it
@@ -7,7 +7,7 @@ did to the double-dummy result:
 Values
     Suit and grand: the *value* of a position is the declarer's final card
     points (skat or discard included) under double-dummy play from there
-    (interface.md).  Null: 1 when the declarer wins double-dummy (he can avoid
+    (docs/cli.md).  Null: 1 when the declarer wins double-dummy (he can avoid
     every trick), 0 when he loses.
 
 Per card (:class:`CardAnalysis`)
@@ -279,7 +279,7 @@ class ContractReview:
     score: int | None
 
     def to_json(self) -> dict[str, Any]:
-        """The best option's fields at the top level (interface.md: "as in best"), plus ``played``."""
+        """The best option's fields at the top level (docs/cli.md: "as in best"), plus ``played``."""
         out = self.report.best.to_json()
         out["played"] = {
             "game": self.declaration.game.label,
@@ -356,9 +356,9 @@ class GameAnalysis:
         return self.line.start_value
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of interface.md's ``analyse``.
+        """The JSON object of ``skatdd analyse`` (docs/cli.md).
 
-        Beside interface.md's fields: ``id``, ``date`` (ISS ``DT``, else
+        Beside the documented fields: ``id``, ``date`` (ISS ``DT``, else
         ``null``), ``players`` (names by seat, ``""`` when unknown), ``hand``,
         ``bid``, ``decisive_stake`` and ``ending``.
         """

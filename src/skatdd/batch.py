@@ -1,7 +1,7 @@
-"""Solving many positions: the engine behind ``skatdd batch`` (interface.md).
+"""Solving many positions: the engine behind ``skatdd batch`` (docs/cli.md).
 
 Input is JSON lines, one position object per line (the fields of
-interface.md, read by :func:`skatdd.readers.position_from_json`); blank lines
+docs/cli.md, read by :func:`skatdd.readers.position_from_json`); blank lines
 are skipped but keep the line numbering.  Every other line produces exactly
 one output record, in input order:
 

@@ -1,8 +1,8 @@
 """The best contract for a deal: every game, picked up or hand, scored by the ISkO.
 
 :func:`best_contracts` answers, for one declarer seat and a deal whose skat is
-the skat as dealt, what a double-dummy declarer should play (interface.md,
-``skatdd best``; issue 4).  It reports one :class:`Option` for every
+the skat as dealt, what a double-dummy declarer should play (docs/cli.md,
+``skatdd best``).  It reports one :class:`Option` for every
 declarable game and returns them in a :class:`SeatReport`:
 
 * the four suit games and grand, each **picked up** (the best of the 66
@@ -14,7 +14,7 @@ declarable game and returns them in a :class:`SeatReport`:
   value is below the bid cannot be declared and is left out.
 
 So there are 14 options when no bid excludes a null.  The fields of each
-follow interface.md:
+follow docs/cli.md:
 
 ``value``
     The declarer's final card points under double-dummy play, discard or skat
@@ -160,7 +160,7 @@ def discard_order_key(cards: Iterable[Card]) -> tuple[int, ...]:
 
 @dataclass
 class Option:
-    """One declarable game with its double-dummy result and score (a row of interface.md's ``options``).
+    """One declarable game with its double-dummy result and score (a row of ``options``, docs/cli.md).
 
     Attributes:
         game: the contract for play (null ouvert is ``Game.NULL`` with ``'ouvert'`` in *announce*).
@@ -208,7 +208,7 @@ class Option:
         return str(self.declaration)
 
     def to_json(self) -> dict[str, Any]:
-        """The option as interface.md's JSON object, with canonical card codes."""
+        """The option as its JSON object (docs/cli.md), with canonical card codes."""
         return {
             "game": self.game.label,
             "hand": self.hand,
@@ -227,7 +227,7 @@ class Option:
 
 @dataclass
 class SeatReport:
-    """Every option of one declarer seat, and the best (interface.md ``skatdd best``).
+    """Every option of one declarer seat, and the best (docs/cli.md, ``skatdd best``).
 
     Attributes:
         declarer: the seat analysed.
@@ -415,7 +415,7 @@ def _group_orders(game: Game) -> list[list[Card]]:
     return [sorted(cs, key=lambda c: power(c, game)) for _, cs in sorted(groups.items())]
 
 
-def _class_key(game: Game, orders: list[list[Card]], hand: Mask, defenders: Mask, discard_points: int) -> tuple:
+def _class_key(game: Game, orders: list[list[Card]], hand: Mask, defenders: Mask, discard_points: int) -> tuple[Any, ...]:
     """Key equal for discards that play identically (module docstring, reduction 2).
 
     Per follow group, the multiset of the declarer's card points in each gap
@@ -449,7 +449,7 @@ class _Class:
 def _discard_classes(game: Game, twelve: Mask, defenders: Mask) -> list[_Class]:
     """One :class:`_Class` per class of equivalent discards, in tie order of their representatives."""
     orders = _group_orders(game)
-    classes: dict[tuple, _Class] = {}
+    classes: dict[tuple[Any, ...], _Class] = {}
     for pair in _discards(twelve):
         dmask = 1 << pair[0] | 1 << pair[1]
         hand = twelve & ~dmask
@@ -634,9 +634,9 @@ class _Seat:
         targets = options if all_lines else [options[best_index]]
         for opt in targets:
             opt.line = self.line(opt)
-        best = replace(options[best_index], line=list(options[best_index].line),
-                       announce=list(options[best_index].announce),
-                       discard=None if options[best_index].discard is None else list(options[best_index].discard))
+        chosen = options[best_index]
+        best = replace(chosen, line=list(chosen.line), announce=list(chosen.announce),
+                       discard=None if chosen.discard is None else list(chosen.discard))
         return best, options
 
 
@@ -781,7 +781,7 @@ def best_contracts(
     hands: list[int], skat: int, declarer: int, *, bid: int | None = None, solver: Solver | None = None,
     progress: Progress | None = None, all_lines: bool = False,
 ) -> SeatReport:
-    """Every option of *declarer* for the deal, with the best (interface.md ``skatdd best``).
+    """Every option of *declarer* for the deal, with the best (docs/cli.md, ``skatdd best``).
 
     Args:
         hands: the three ten-card hands as dealt, as masks (index = seat).

@@ -6,7 +6,7 @@ named constant (``CJ``, ``HT``...).  A set of cards is an ``int`` mask (bit
 ``c`` set when card ``c`` is in the set); :class:`CardSet` wraps a mask in a
 set-like, immutable type whose ``repr()`` can be pasted back into Python.
 
-Text forms (interface.md): the canonical code is suit letter then rank letter
+Text forms (docs/cli.md, Cards): the canonical code is suit letter then rank letter
 (``CJ``, ``HT``, ``D7``); parsers also accept ``10`` for ``T``, lower case and
 the symbols ``♣ ♠ ♥ ♦`` before or after the rank (``♣J``, ``J♣``, ``♥10``).
 
@@ -41,7 +41,7 @@ C7, C8, C9, CT, CJ, CQ, CK, CA = range(24, 32)
 
 CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUIT_LETTERS for r in RANK_LETTERS)
 
-#: Card points by rank: A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 (skat-rules.md).
+#: Card points by rank: A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 (docs/rules.md, Cards and card points).
 RANK_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 CARD_POINTS: tuple[int, ...] = tuple(RANK_POINTS[c & 7] for c in range(32))
 
@@ -86,7 +86,7 @@ def parse_card(token: str) -> Card:
     Raises :class:`InvalidCardError` quoting *token* when it is not a card.
     """
     text = "".join(ch for ch in token.strip() if ch not in _IGNORED)
-    suit = rank = None
+    suit = rank = ""
     if text:
         head, tail = text[0], text[1:]
         if head in _SYMBOL_TO_LETTER:
@@ -99,7 +99,7 @@ def parse_card(token: str) -> Card:
         rank = rank.upper()
         if rank == "10":
             rank = "T"
-    if suit is None or len(suit) != 1 or suit not in SUIT_LETTERS or len(rank) != 1 or rank not in RANK_LETTERS:
+    if len(suit) != 1 or suit not in SUIT_LETTERS or len(rank) != 1 or rank not in RANK_LETTERS:
         raise InvalidCardError(
             f"unknown card {quote(token)}: expected a suit C S H D (or ♣ ♠ ♥ ♦) and a rank 7 8 9 T/10 J Q K A, like 'CJ' or 'H10'"
         )

@@ -1,4 +1,4 @@
-"""The ``skatdd`` command line (interface.md).
+"""The ``skatdd`` command line (docs/cli.md).
 
 One Click group; each command lives in its own module under
 ``skatdd.commands`` and is registered here.  Input errors
@@ -13,11 +13,12 @@ import sys
 
 import click
 
+from . import __version__
 from .errors import SkatddError, shorten_quoted
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="skatdd")
+@click.version_option(__version__, prog_name="skatdd")
 def cli() -> None:
     """Exact double-dummy solver and hand analysis for Skat."""
 

@@ -452,7 +452,7 @@ def realistic_deals(seed: int, n: int, *, game: Game | None = None) -> list[Posi
 # ---------------------------------------------------------------------------
 
 def position_to_json(pos: Position) -> dict[str, Any]:
-    """The JSON object of interface.md for *pos* (no ``played``: an endgame when cards are gone).
+    """The JSON object (docs/cli.md) for *pos* (no ``played``: an endgame when cards are gone).
 
     Fields: ``game`` (label), ``declarer``, ``hands`` (three card strings,
     display order), ``skat``, ``leader``, ``trick`` (card string, leader

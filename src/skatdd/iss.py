@@ -1,6 +1,6 @@
 """International Skat Server (ISS) game records: parser and replay.
 
-An ISS record is one line in an SGF-like format (see ``iss-format.md``)::
+An ISS record is one line in an SGF-like format (docs/iss.md)::
 
     (;GM[Skat]PC[...]ID[541932]DT[...]P0[zoot]P1[kermit]P2[foo]MV[w HA.SK... 1 p 2 18 ...]R[d:2 loss v:-54 ...] ;)
 
@@ -13,7 +13,7 @@ early the way the server does, and scores it with
 :func:`skatdd.scoring.score_game`, so that a complete record reproduces its
 ``R[...]`` fields ``p: t: s: z: m: v:``, win/loss and ``bidok``/``overbid``.
 
-Server conventions followed by :func:`replay` (iss-format.md, checked against
+Server conventions followed by :func:`replay` (docs/iss.md, checked against
 the fixture records):
 
 * ``p:`` is the declarer's card points *including* the skat or discard, in
@@ -849,8 +849,8 @@ def parse_iss(text: str) -> IssGame:
         for event in reader.events:
             if event.kind == "SC":
                 facts.append((f"S{declarer}", list(event.cards)))
-        for seat, card in reader.plays:
-            facts.append((f"S{seat}", [card]))
+        for seat, played in reader.plays:
+            facts.append((f"S{seat}", [played]))
         # Only new knowledge is added: a card the start partition already
         # places elsewhere is checked where it is played (replay), with a
         # message naming the move.

@@ -2,7 +2,7 @@
 
 :func:`analyse` takes the declarer's ten cards (after the discard), his seat
 (seat 0 leads the first trick) and, when known, the two skat cards, and
-answers two questions (interface.md, ``skatdd null-ouvert``):
+answers two questions (docs/cli.md, ``skatdd null-ouvert``):
 
 * **Double dummy, world by world.**  A *world* is one way the unseen cards
   lie: the split of the 20 unseen cards between the defenders (184,756 with
@@ -83,7 +83,7 @@ class Guess:
 
 @dataclass
 class NullOuvertResult:
-    """What ``skatdd null-ouvert`` reports (interface.md)."""
+    """What ``skatdd null-ouvert`` reports (docs/cli.md)."""
 
     hand: Mask
     declarer: int
@@ -122,9 +122,12 @@ class NullOuvertResult:
         return out
 
 
-#: ``(D, U, void_left, void_right, cnt_left, cnt_right, k, declarer, leader, trick)``, see
+#: ``(D, U, void_left, void_right, cnt_left, cnt_right, k, declarer, leader, trick)``: the
+#: declarer's hand, the unseen live cards, the suits each defender has shown void in (bit
+#: per suit), the defenders' card counts, the unseen skat cards, the declarer's seat, the
+#: current leader and the cards on the table; see
 #: :meth:`skatdd._nullouvert.NullSolver.honest_wins`.
-HonestState = tuple
+HonestState = tuple[int, int, int, int, int, int, int, int, int, tuple[int, ...]]
 
 
 class NullOuvertAnalyser:
@@ -349,18 +352,29 @@ class NullOuvertAnalyser:
         return result
 
 
+def _card_tokens(cards: str | Iterable[Card]) -> str | list[str]:
+    """Card ints as their codes, so that :func:`parse_cards` checks them as it checks text.
+
+    An int that is no card (not 0..31) stays as written, and the parser
+    rejects it naming it.
+    """
+    if isinstance(cards, str):
+        return cards
+    return [card_name(c) if isinstance(c, int) and 0 <= c < 32 else str(c) for c in cards]
+
+
 def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask | None) -> tuple[Mask, Mask | None]:
     """Hand (10 cards) and skat (2 cards or None) as masks; raises skatdd input errors naming the token."""
     if isinstance(hand, int):
         hand_cards = cards_of(hand)
     else:
-        hand_cards = parse_cards(hand, what="the hand")
+        hand_cards = parse_cards(_card_tokens(hand), what="the hand")
     if len(hand_cards) != 10:
         raise CardCountError(f"the hand has {len(hand_cards)} cards {quote(format_cards(hand_cards))}: expected 10")
     hand_mask = mask_of(hand_cards)
     if skat is None:
         return hand_mask, None
-    skat_cards = cards_of(skat) if isinstance(skat, int) else parse_cards(skat, what="the skat")
+    skat_cards = cards_of(skat) if isinstance(skat, int) else parse_cards(_card_tokens(skat), what="the skat")
     if len(skat_cards) != 2:
         raise CardCountError(f"the skat has {len(skat_cards)} cards {quote(format_cards(skat_cards))}: expected 2")
     for c in skat_cards:

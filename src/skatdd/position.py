@@ -5,6 +5,16 @@ current trick and the score so far, and knows the rules: whose turn it is,
 which cards are legal, who wins each trick.  It is the plain Python model the
 reference solver and every command build on; the Cython engine gets its
 masks once at the boundary.
+
+>>> from skatdd.cards import card_name, mask_of, parse_cards
+>>> hands = [mask_of(parse_cards(h)) for h in ("CJ HA", "H7 S7", "HK D7")]
+>>> pos = Position(Game.GRAND, 0, hands, skat=mask_of(parse_cards("DA DT")), declarer_points=40)
+>>> [card_name(c) for c in pos.legal_moves()]
+['HA', 'CJ']
+>>> pos.play(parse_cards("HA")[0]), pos.play(parse_cards("H7")[0]), pos.play(parse_cards("HK")[0])
+(None, None, 0)
+>>> pos.value_so_far        # 40 earlier + 15 in this trick + 21 in the skat
+76
 """
 from __future__ import annotations
 

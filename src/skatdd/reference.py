@@ -8,12 +8,12 @@ check by reading.  It is exponential in the number of cards left: fine for
 endgames of up to four or five tricks a hand, hopeless for full deals
 (``tests/data/solved-deals.jsonl`` covers those).
 
-Double-dummy (skat-rules.md): every player sees every card; the declarer
+Double-dummy (docs/rules.md, Double-dummy values): every player sees every card; the declarer
 plays to maximise, the two defenders together to minimise.
 
 The functions never change the caller's position: they search a copy.
 
-Values (interface.md):
+Values (docs/cli.md, A deal or position as JSON):
 
 * suit and grand: the declarer's *final* card points, that is
   ``pos.declarer_points`` + the skat's points + every point the declarer

@@ -8,7 +8,7 @@ per trick: who played what, who won it, the trick's card points and the
 declarer's running total.
 
 The running total counts the skat or discard for the declarer in suit and
-grand (interface.md: the *value* of a position includes it), so after the
+grand (docs/cli.md: the *value* of a position includes it), so after the
 last trick of an optimal line it equals the reported value.  In null it
 counts the declarer's tricks instead, since points do not matter there.
 

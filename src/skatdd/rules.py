@@ -1,10 +1,18 @@
-"""Skat rules for suit, grand and null games (skat-rules.md, ISkO 3.2-3.4).
+"""Skat rules for suit, grand and null games (docs/rules.md; ISkO 3.2-3.4).
 
 Contracts are :class:`Game` values.  A trick's "follow group" is the trump
 group (all jacks plus the trump suit in suit games, the four jacks in grand)
 or a printed suit without its jack (suit and grand) or the whole printed suit
 (null).  A player must follow the led group when able; the highest trump
 wins, else the highest card of the led group.
+
+>>> from skatdd.cards import parse_cards
+>>> trick_winner(parse_cards("HA DJ H7"), Game.HEARTS)   # a jack is a trump
+1
+>>> trick_winner(parse_cards("HA DJ H7"), Game.NULL)     # in null it is a diamond
+0
+>>> parse_game("NO")
+(<Game.NULL: 5>, True)
 """
 from __future__ import annotations
 

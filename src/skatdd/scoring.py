@@ -5,7 +5,7 @@ This module is the table calculator: given what the declarer declared
 tricks), :func:`score_game` returns the :class:`Score`: multiplier, game
 value, who won, the plain list score and the Seeger-Fabian tournament points.
 
-The rules followed (skat-rules.md, which defers to the ISkO):
+The rules followed (docs/rules.md, which follows the ISkO):
 
 - Matadors ("Spitzen", ISkO 2.4): trumps in unbroken sequence from the club
   jack, counted over the declarer's twelve cards (hand plus skat, in hand games
@@ -40,7 +40,7 @@ The rules followed (skat-rules.md, which defers to the ISkO):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from .cards import (
     ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards,
@@ -53,7 +53,7 @@ __all__ = [
     "Declaration", "Score", "base_value", "matadors", "null_value", "score_game", "trump_order",
 ]
 
-#: Announcement tokens, lowest level first (interface.md ``--announce``).
+#: Announcement tokens, lowest level first (docs/cli.md, ``skatdd score --announce``).
 ANNOUNCEMENTS = ("schneider", "schwarz", "ouvert")
 
 #: Base values of suit and grand games (ISkO 5.1).
@@ -326,8 +326,8 @@ class Score:
     seeger_defenders: int
     levels: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
-    def to_json(self) -> dict:
-        """JSON-ready dict with the keys of interface.md's ``skatdd score``."""
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys of ``skatdd score --json`` (docs/cli.md)."""
         return {
             "matadors": self.matadors,
             "multiplier": self.multiplier,

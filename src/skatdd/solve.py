@@ -5,7 +5,7 @@ many positions (entries stay valid across positions, deals and thresholds).
 Every method takes a :class:`~skatdd.position.Position` and leaves it
 unchanged.
 
-Values follow interface.md: in suit and grand the *value* of a position is
+Values follow docs/rules.md, Double-dummy values: in suit and grand the *value* of a position is
 the declarer's final card points, that is ``declarer_points`` + the skat's
 points + every point the declarer wins from here on (the cards already on
 the current trick included), the declarer maximising and both defenders
@@ -52,7 +52,7 @@ class CardValue:
 
 @dataclass
 class SolveResult:
-    """What ``skatdd solve`` reports for one position (interface.md)."""
+    """What ``skatdd solve`` reports for one position (docs/cli.md)."""
 
     game: Game
     declarer: int
@@ -231,6 +231,7 @@ class Solver:
             line = self.engine.line(WIN_POINTS - base, exact=False)
         else:
             value = self.value(pos)
+            assert value is not None  # only null has no value, and null was handled above
             wins = value >= WIN_POINTS
             line = self.line(pos, value=value)
         cards = None

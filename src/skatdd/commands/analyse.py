@@ -1,4 +1,4 @@
-"""``skatdd analyse``: the double-dummy cost of every card of a played game (interface.md; issue 5).
+"""``skatdd analyse``: the double-dummy cost of every card of a played game (docs/cli.md).
 
 GAME is one of:
 

@@ -1,4 +1,4 @@
-"""``skatdd batch``: solve every JSON line of a file, JSON lines out in input order (interface.md).
+"""``skatdd batch``: solve every JSON line of a file, JSON lines out in input order (docs/cli.md).
 
 FILE holds one JSON position object per line (``-`` reads stdin); blank
 lines are skipped (they produce no output but keep the line numbering).

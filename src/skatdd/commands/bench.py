@@ -1,4 +1,4 @@
-"""``skatdd bench``: time the solver on seeded realistic deals (interface.md).
+"""``skatdd bench``: time the solver on seeded realistic deals (docs/cli.md).
 
 Generates ``--deals`` realistic deals from ``--seed`` (optionally all of one
 contract with ``--game``), solves each exactly with one solver,

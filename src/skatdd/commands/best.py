@@ -1,4 +1,4 @@
-"""``skatdd best``: the best contract for a deal with the skat as dealt (README, ``skatdd best``).
+"""``skatdd best``: the best contract for a deal with the skat as dealt (docs/cli.md).
 
 DEAL is one of:
 

@@ -13,8 +13,11 @@ from ..errors import SkatddError
 from ..memory import check_table_mib
 from ..rules import parse_game, parse_seat
 
+#: A Click command callback, returned unchanged by the option decorators.
+F = TypeVar("F", bound=Callable[..., Any])
 
-def json_option(func: Callable) -> Callable:
+
+def json_option(func: F) -> F:
     """``--json``: print one JSON object instead of the readable report."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a readable report.")(func)
 
@@ -29,7 +32,7 @@ def check_tt_mb(ctx: click.Context, param: click.Parameter, value: int | None) -
         raise click.BadParameter(str(exc).removeprefix("--tt-mb "), ctx=ctx, param=param) from None
 
 
-def tt_option(func: Callable) -> Callable:
+def tt_option(func: F) -> F:
     """``--tt-mb N``: transposition table size per worker."""
     return click.option(
         "--tt-mb", type=click.IntRange(1, 65536), default=128, show_default=True, callback=check_tt_mb,
@@ -37,7 +40,7 @@ def tt_option(func: Callable) -> Callable:
     )(func)
 
 
-class GameType(click.ParamType):
+class GameType(click.ParamType):  # type: ignore[type-arg]
     """A contract name; converts to ``(Game, ouvert)``."""
 
     name = "GAME"
@@ -51,7 +54,7 @@ class GameType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class SeatType(click.ParamType):
+class SeatType(click.ParamType):  # type: ignore[type-arg]
     """A seat: 0/1/2, F/M/R, forehand/middlehand/rearhand."""
 
     name = "SEAT"

@@ -1,4 +1,4 @@
-"""``skatdd null-ouvert``: is this null ouvert unbeatable? (interface.md)
+"""``skatdd null-ouvert``: is this null ouvert unbeatable? (docs/cli.md)
 
 HAND is the declarer's ten cards after the discard; ``--skat`` the two skat
 cards when known (without it the skat is one more unknown: a hand game);

@@ -1,4 +1,4 @@
-"""``skatdd score``: the value and score of a declared game (interface.md).
+"""``skatdd score``: the value and score of a declared game (docs/cli.md).
 
 The calculator players reach for at the table: give the contract, the
 declarer's twelve cards (or the matadors), the announcements, and how the

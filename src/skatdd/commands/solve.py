@@ -1,4 +1,4 @@
-"""``skatdd solve``: the double-dummy result of one deal or position (interface.md).
+"""``skatdd solve``: the double-dummy result of one deal or position (docs/cli.md).
 
 DEAL is deal text, a path to a file holding a deal, a JSON position object
 or an ISS game record (read by :func:`skatdd.readers.read_input`).  The
