@@ -19,13 +19,13 @@ from skatdd.cards import ALL_CARDS, JACK, card_name, mask_of, parse_card, points
 from skatdd.errors import DealFormatError
 from skatdd.generate import position_to_json, random_position
 from skatdd.position import Position
+from skatdd.readers import position_from_json as spec_from_json
 from skatdd.reference import (
     reference_can_take_all,
     reference_card_values,
     reference_line,
     reference_value,
 )
-from skatdd.readers import position_from_json as spec_from_json
 from skatdd.rules import ALL_GAMES, Game
 
 DATA = Path(__file__).parent / "data" / "reference-positions.jsonl"

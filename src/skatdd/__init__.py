@@ -7,6 +7,15 @@ from .rules import Game, parse_game, parse_seat
 __version__ = "0.1.0"
 
 __all__ = [
-    "CardSet", "Game", "Position", "SkatddError", "card_name", "format_cards",
-    "parse_card", "parse_cards", "parse_game", "parse_seat", "__version__",
+    "CardSet",
+    "Game",
+    "Position",
+    "SkatddError",
+    "__version__",
+    "card_name",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "parse_game",
+    "parse_seat",
 ]

@@ -57,8 +57,8 @@ from .batch import OK, LineOutcome, run_lines
 from .cards import Card, card_name, display_sorted
 from .errors import DealFormatError
 from .position import Position
-from .scoring import Declaration
 from .rules import SCHNEIDER_POINTS, WIN_POINTS, Game
+from .scoring import Declaration
 from .solve import Solver
 from .worlds import View, World, choose_worlds, count_worlds, view_of
 

@@ -103,22 +103,24 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .batch import BatchSummary, LineOutcome, run_lines
 from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
-from .readers import DealInput, parse_input
-from .game_lines import game_line_id, handle_line
-from .readers.files import strip_comments
 from .errors import DealFormatError, quote
+from .game_lines import game_line_id, handle_line
 from .iss import IssGame, Replay, parse_iss, replay
-from .spec import GameSpec, replay_cards
 from .position import Position
+from .readers import DealInput, parse_input
+from .readers.files import strip_comments
 from .rules import Game, follow_group, group_mask, power
-from .scoring import Declaration, matadors as count_matadors, score_game
+from .scoring import Declaration, score_game
+from .scoring import matadors as count_matadors
 from .solve import Solver
+from .spec import GameSpec, replay_cards
 
 if TYPE_CHECKING:
     from .advise import SingleDummyGame

@@ -32,19 +32,26 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any
 
-from .readers.json_object import load_json, position_from_json
 from .errors import DealFormatError, SkatddError
 from .ordered import Chunk, Item, run_ordered
+from .readers.json_object import load_json, position_from_json
 from .solve import MODES, Solver
 
 __all__ = [
-    "LineOutcome", "BatchSummary", "read_lines", "count_lines", "solve_line", "run_batch", "default_jobs",
     "WINDOW",
+    "BatchSummary",
+    "LineOutcome",
+    "count_lines",
+    "default_jobs",
+    "read_lines",
+    "run_batch",
+    "solve_line",
 ]
 
 #: Lines in flight per worker: enough to keep every worker busy while the

@@ -17,7 +17,7 @@ CardSet('CJ SJ HA')
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .errors import CardCountError, DuplicateCardError, InvalidCardError, quote
 

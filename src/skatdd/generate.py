@@ -21,21 +21,38 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
-    ACE, CJ, DJ, EIGHT, HJ, JACK, KING, NINE, QUEEN, SEVEN, SJ, SUIT_LETTERS, TEN, Mask, cards_of, format_cards,
-    format_mask, mask_of, points_of,
+    ACE,
+    CJ,
+    DJ,
+    EIGHT,
+    HJ,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SJ,
+    SUIT_LETTERS,
+    TEN,
+    Mask,
+    cards_of,
+    format_cards,
+    format_mask,
+    mask_of,
+    points_of,
 )
 from .errors import CardCountError
 from .position import Position
 from .rules import ALL_GAMES, JACKS, Game, parse_game, parse_seat, suit_mask, trick_winner, trump_mask
 
 __all__ = [
+    "ContractEvaluation",
+    "evaluate_contract",
+    "position_to_json",
     "random_deal",
     "random_position",
     "realistic_deal",
     "realistic_deals",
-    "evaluate_contract",
-    "ContractEvaluation",
-    "position_to_json",
 ]
 
 

@@ -48,14 +48,15 @@ the offending token and, for moves, its position ``MV move N`` (moves are the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from .cards import ALL_CARDS, CARD_NAMES, Card, Mask, card_name, cards_of, format_cards, mask_of, points_of
-from .errors import ISSFormatError, IllegalPlayError, SkatddError, quote
+from .errors import IllegalPlayError, ISSFormatError, SkatddError, quote
 from .position import Position
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, Game
-from .scoring import Declaration, Score, matadors as count_matadors, score_game
+from .scoring import Declaration, Score, score_game
+from .scoring import matadors as count_matadors
 
 __all__ = [
     "HIDDEN", "IssEvent", "IssGame", "IssResult", "Replay", "iter_iss", "looks_like_iss", "parse_iss", "replay",
@@ -813,7 +814,7 @@ def parse_iss(text: str) -> IssGame:
         raise ISSFormatError(
             f"R[{quote(result.raw, bare=True)}] names declarer d:{result.declarer}, but seat {reader.declarer} declared in MV"
         )
-    if (result.passed or result.outcome == "penalty" and result.declarer is None) and reader.declaration is not None:
+    if (result.passed or (result.outcome == "penalty" and result.declarer is None)) and reader.declaration is not None:
         raise ISSFormatError(f"R[{quote(result.raw, bare=True)}] says no game was played, but MV declares one")
     if reader.declaration is not None and not reader.picked_up and reader.skat_answer is not None:
         raise ISSFormatError("the skat is shown to the declarer of a hand game")

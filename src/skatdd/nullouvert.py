@@ -40,15 +40,16 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from . import _nullouvert
 from .cards import Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, parse_cards
 from .errors import CardCountError, DuplicateCardError, quote
 from .rules import parse_seat
 
-__all__ = ["World", "Guess", "NullOuvertResult", "analyse", "HonestState", "NullOuvertAnalyser"]
+__all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,7 @@ class NullOuvertAnalyser:
         state = root
         history: list[Card] = []
         for _ in range(40):
-            D, U, v0, v1, c0, c1, k, decl, leader, trick = state
+            D, _U, _v0, _v1, _c0, _c1, _k, decl, leader, trick = state
             moves = self.solver.honest_moves(state)
             if not moves:
                 return None

@@ -59,7 +59,7 @@ class Position:
         return Position(
             self.game, self.declarer, list(self.hands), self.skat, self.leader, list(self.trick),
             self.declarer_points, self.declarer_tricks, self.defender_tricks,
-            list(self.history), [(l, list(t), p, d, f) for l, t, p, d, f in self._undo],
+            list(self.history), [(lead, list(t), p, d, f) for lead, t, p, d, f in self._undo],
         )
 
     @property

@@ -28,10 +28,10 @@ from .cards import Card
 from .position import Position
 
 __all__ = [
-    "reference_value",
-    "reference_card_values",
     "reference_can_take_all",
+    "reference_card_values",
     "reference_line",
+    "reference_value",
 ]
 
 _INFINITY = 1000  # larger than any card-point total (the deck holds 120)

@@ -17,16 +17,22 @@ Nothing here changes the caller's position: lines are played on a copy.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
-from .cards import CARD_POINTS, Card, card_symbol, display_sorted, cards_of, points_of
+from .cards import CARD_POINTS, Card, card_symbol, cards_of, display_sorted, points_of
 from .position import Position
 from .rules import SEAT_NAMES
 
 __all__ = [
-    "TrickRow", "format_hand", "seat_label", "completed_tricks", "position_lines", "trick_rows",
-    "line_lines", "card_list",
+    "TrickRow",
+    "card_list",
+    "completed_tricks",
+    "format_hand",
+    "line_lines",
+    "position_lines",
+    "seat_label",
+    "trick_rows",
 ]
 
 _SEAT_WIDTH = max(len(name) for name in SEAT_NAMES)

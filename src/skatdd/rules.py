@@ -17,11 +17,24 @@ wins, else the highest card of the led group.
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import (
-    ACE, CARD_POINTS, CJ, DJ, HJ, JACK, KING, NINE, QUEEN, SEVEN, EIGHT, SJ, TEN,
-    Card, Mask, card_name,
+    ACE,
+    CARD_POINTS,
+    CJ,
+    DJ,
+    EIGHT,
+    HJ,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SJ,
+    TEN,
+    Card,
+    Mask,
 )
 from .errors import InvalidGameError, InvalidSeatError, quote
 

@@ -39,18 +39,44 @@ The rules followed (docs/rules.md, which follows the ISkO):
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .cards import (
-    ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards,
+    ACE,
+    CJ,
+    DJ,
+    EIGHT,
+    HJ,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SJ,
+    TEN,
+    CardSet,
+    Mask,
+    cards_of,
+    format_cards,
 )
 from .errors import CardCountError, ScoringError, quote
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, parse_game
 
 __all__ = [
-    "ANNOUNCEMENTS", "BASE_VALUES", "NULL_VALUES", "MIN_BID", "SEEGER_WIN", "SEEGER_DEFENDER",
-    "Declaration", "Score", "base_value", "matadors", "null_value", "score_game", "trump_order",
+    "ANNOUNCEMENTS",
+    "BASE_VALUES",
+    "MIN_BID",
+    "NULL_VALUES",
+    "SEEGER_DEFENDER",
+    "SEEGER_WIN",
+    "Declaration",
+    "Score",
+    "base_value",
+    "matadors",
+    "null_value",
+    "score_game",
+    "trump_order",
 ]
 
 #: Announcement tokens, lowest level first (docs/cli.md, ``skatdd score --announce``).
@@ -144,7 +170,7 @@ class Declaration:
     def announce(self) -> list[str]:
         """Announced levels, implied ones included, in the order ``schneider``, ``schwarz``, ``ouvert``."""
         flags = (self.schneider, self.schwarz, self.ouvert)
-        return [name for name, on in zip(ANNOUNCEMENTS, flags) if on]
+        return [name for name, on in zip(ANNOUNCEMENTS, flags, strict=True) if on]
 
     def decided(self, declarer_tricks: int, defender_tricks: int) -> bool:
         """True once the tricks taken settle this game before its last card.

@@ -23,14 +23,13 @@ whether the declarer can avoid every trick.
 """
 from __future__ import annotations
 
-from .errors import quote
-
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from . import _engine
 from .cards import Card, card_name, points_of
+from .errors import quote
 from .position import Position
 from .rules import WIN_POINTS, Game
 

@@ -57,7 +57,7 @@ from .batch import ResultSink, run_options, stream_results
 from .common import html_option, json_option, tt_option
 from .solve import InputError, input_errors
 
-__all__ = ["command", "analysis_lines"]
+__all__ = ["analysis_lines", "command"]
 
 _W = max(len(name) for name in SEAT_NAMES) + 2  # "middlehand*"
 
@@ -311,7 +311,10 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
                                               on_record=on_record))
         todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
-        wrap: Callable[[Callable[[LineOutcome], None]], Callable[[LineOutcome], None]] = lambda emit: emit
+
+        def wrap(emit: Callable[[LineOutcome], None]) -> Callable[[LineOutcome], None]:
+            return emit
+
         if html is not None:
             from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
 

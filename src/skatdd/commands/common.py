@@ -5,7 +5,8 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import click
 
-from ..cards import Card, card_symbol, display_sorted, cards_of
+from ..cards import Card, card_symbol, cards_of, display_sorted
 from ..errors import SkatddError
 from ..nullouvert import NullOuvertResult, World, analyse
 from ..rules import SEAT_NAMES
@@ -102,7 +102,8 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.command("null-ouvert")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
-@click.option("--declarer", "declarer", required=True, metavar="SEAT", help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@click.option("--declarer", "declarer", required=True, metavar="SEAT",
+              help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
 @json_option
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
               help="Double-dummy table size in MiB (the honest-search memo gets half)  "

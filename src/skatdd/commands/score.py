@@ -12,7 +12,8 @@ import click
 
 from ..cards import mask_of, parse_cards
 from ..rules import SCHNEIDER_POINTS, WIN_POINTS, Game
-from ..scoring import ANNOUNCEMENTS, BASE_VALUES, MIN_BID, Declaration, Score, matadors as count_matadors, score_game
+from ..scoring import ANNOUNCEMENTS, BASE_VALUES, MIN_BID, Declaration, Score, score_game
+from ..scoring import matadors as count_matadors
 from .common import GAME, emit_json, json_option
 
 

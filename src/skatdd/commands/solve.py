@@ -23,7 +23,7 @@ one-line message naming the token.
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from collections.abc import Iterator
 
 import click
 
@@ -33,11 +33,11 @@ from ..position import Position
 from ..readers import read_input
 from ..report import line_lines, position_lines
 from ..rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
-from ..solve import MODES, SolveResult, Solver
+from ..solve import MODES, Solver, SolveResult
 from ..spec import GameSpec, replay_cards
 from .common import GAME, SEAT, emit_json, json_option, tt_option
 
-__all__ = ["command", "InputError", "input_errors", "solve_position", "apply_played", "result_lines"]
+__all__ = ["InputError", "apply_played", "command", "input_errors", "result_lines", "solve_position"]
 
 
 class InputError(click.ClickException):
