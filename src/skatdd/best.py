@@ -364,7 +364,7 @@ class _Probe:
         if self.lo < self.hi and self.lo <= self.discard_points:
             self.trickless()
         if self.lo < self.hi:
-            v = self.solver.value(self.pos)
+            v = self.solver.value(self.pos, lower=self.lo, upper=self.hi)
             assert v is not None
             self.lo = self.hi = v
         return self.lo
@@ -535,6 +535,19 @@ class _Seat:
         hand_option = self._hand_option(game, m, *hand_outcome)
         self.tick()
 
+        best, best_probe = self.best_discard(game, classes, bands, hand_probe)
+        value, takes_all, trickless = best_probe.outcome()
+        picked_option = self._option(game, Declaration(game), m, value, takes_all, trickless, list(best.discard))
+        return [picked_option, hand_option]
+
+    def best_discard(self, game: Game, classes: list[_Class], bands: _Bands, hand_probe: _Probe) -> tuple[_Class, _Probe]:
+        """The discard class of a picked-up suit or grand *game* with the highest (score, value, tie order).
+
+        *classes* are :func:`_discard_classes` of the twelve cards, *bands*
+        the game's band scores, *hand_probe* the hand game's probe (the dealt
+        skat as discard), which seeds the search (reduction 3).  Returns the
+        class and its probe, whose :meth:`_Probe.outcome` is then cheap.
+        """
         picked = _PickedUp(self, game, bands)
         skat_pair = tuple(display_sorted(cards_of(self.skat)))
         seed = next(c for c in classes if skat_pair in c.members)
@@ -545,11 +558,7 @@ class _Seat:
             picked.offer(cls)
             self.tick()
         assert picked.best is not None and picked.best_probe is not None
-        value, takes_all, trickless = picked.best_probe.outcome()
-        picked_option = self._option(
-            game, Declaration(game), m, value, takes_all, trickless, list(picked.best.discard),
-        )
-        return [picked_option, hand_option]
+        return picked.best, picked.best_probe
 
     def _option(self, game: Game, decl: Declaration, m: int, value: int, takes_all: bool, trickless: bool,
                 discard: list[Card] | None) -> Option:
