@@ -23,8 +23,9 @@ def cli() -> None:
 
 def _register() -> None:
     from .commands import analyse, batch, bench, best, score, solve, null_ouvert
+    from .commands import odds
 
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds):
         cli.add_command(module.command)
 
 
