@@ -498,13 +498,19 @@ def _band_range(p: _Probe) -> tuple[int, int]:
 
 
 def _narrow(p: _Probe, low: int, high: int) -> None:
-    """Ask the one threshold question that splits the band range [low, high] in two."""
-    if low <= LOST < high:
-        p.at_least(61)
-    elif low == WON:
-        p.at_least(90)
-    elif low == SCHNEIDER:
+    """Ask the threshold question that settles whether the band range [low, high] keeps its top band.
+
+    Top down: every trick, 90, 61, 31, a trick.  A question far above the
+    value fails fast, so a weak discard's possible score falls cheaply (the
+    first two cost next to nothing), and only the discards still in the
+    running are asked the questions near their values.
+    """
+    if high == ALL_TRICKS:
         p.takes_all()
+    elif high == SCHNEIDER:
+        p.at_least(90)
+    elif high == WON:
+        p.at_least(61)
     elif high == LOST:
         p.at_least(31)
     else:
