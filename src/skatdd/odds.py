@@ -176,15 +176,13 @@ def _interval(wins: int, n: int, exact: bool) -> list[float]:
     return [round(low, 6), round(high, 6)]
 
 
-@dataclass
-class Alternative:
-    """A runner-up discard of a picked-up option with a known skat."""
+class _Rates:
+    """The win rate and mean score of an option or discard over the evaluated worlds."""
 
-    discard: list[Card]
     evaluated: int
     wins: int
     total_score: int
-    exact: bool = False
+    exact: bool
 
     @property
     def win(self) -> float:
@@ -199,13 +197,24 @@ class Alternative:
     def mean_score(self) -> float:
         return self.total_score / self.evaluated
 
+
+@dataclass
+class Alternative(_Rates):
+    """A runner-up discard of a picked-up option with a known skat."""
+
+    discard: list[Card]
+    evaluated: int
+    wins: int
+    total_score: int
+    exact: bool = False
+
     def to_json(self) -> dict[str, Any]:
         return {"discard": [card_name(c) for c in self.discard], "win": round(self.win, 6), "win_ci": self.win_ci,
                 "mean_score": round(self.mean_score, 4)}
 
 
 @dataclass
-class OptionOdds:
+class OptionOdds(_Rates):
     """One contract's figures over the evaluated worlds (a row of ``options``).
 
     Counts are kept (``wins``, ``schneider``...) and the fractions derived,
@@ -258,25 +267,12 @@ class OptionOdds:
     def announce(self) -> list[str]:
         return ["ouvert"] if self.ouvert else []
 
-    @property
-    def win(self) -> float:
-        return self.wins / self.evaluated
-
-    @property
-    def win_ci(self) -> list[float]:
-        """95% Wilson interval of :attr:`win` (the point itself when every world was evaluated)."""
-        return _interval(self.wins, self.evaluated, self.exact)
-
     def fraction(self, count: int | None) -> float | None:
         return None if count is None else count / self.evaluated
 
     @property
     def mean_points(self) -> float | None:
         return None if self.total_points is None else self.total_points / self.evaluated
-
-    @property
-    def mean_score(self) -> float:
-        return self.total_score / self.evaluated
 
     def to_json(self, *, known_skat: bool) -> dict[str, Any]:
         """The option as interface.md's JSON object."""
