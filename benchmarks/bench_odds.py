@@ -18,14 +18,17 @@ pytest-benchmark::
 
     python -m pytest benchmarks/bench_odds.py -o python_files='bench_*.py' --benchmark-only
 
-or as a script, which prints the wall-clock time and nodes of every run and
-the median of each case (``--hands N``, ``--jobs N``, ``--case``)::
+or as a script, which prints the wall-clock time, the CPU time of all
+processes (workers included: on a loaded machine CPU / jobs is what an idle
+one would take) and the nodes of every run, and the medians of each case
+(``--hands N``, ``--jobs N``, ``--case``)::
 
     python benchmarks/bench_odds.py --hands 3 --jobs 2
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 
@@ -53,14 +56,20 @@ def bench_hands(seed: int = SEED, n: int = HANDS) -> list[Hand]:
     return [(p.declarer, p.hands[p.declarer], p.skat) for p in realistic_deals(seed, n)]
 
 
-def run_case(case: str, hand: Hand, jobs: int = JOBS) -> tuple[float, OddsReport]:
-    """``(wall seconds, report)`` of one ``odds`` run of *case* on *hand*."""
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def run_case(case: str, hand: Hand, jobs: int = JOBS) -> tuple[float, float, OddsReport]:
+    """``(wall seconds, CPU seconds of all processes, report)`` of one ``odds`` run of *case* on *hand*."""
     worlds, known, hand_games, picked_up, _ = CASES[case]
     seat, cards, skat = hand
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     report = odds(cards, seat=seat, skat=skat if known else None, hand_games=hand_games, picked_up=picked_up,
                   worlds=worlds, jobs=jobs)
-    return time.perf_counter() - start, report
+    return time.perf_counter() - start, _cpu() - cpu, report
 
 
 HAND_SET = bench_hands()
@@ -70,7 +79,7 @@ HAND_SET = bench_hands()
 @pytest.mark.parametrize("index", range(len(HAND_SET)))
 def test_odds(benchmark, case: str, index: int) -> None:  # type: ignore[no-untyped-def]
     """One ``odds`` run of *case* on one hand."""
-    report = benchmark.pedantic(lambda: run_case(case, HAND_SET[index])[1], rounds=1, iterations=1)
+    report = benchmark.pedantic(lambda: run_case(case, HAND_SET[index])[2], rounds=1, iterations=1)
     assert len(report.options) == (7 if case != "all" else 14)
 
 
@@ -83,17 +92,18 @@ def main() -> None:
     args = parser.parse_args()
     hands = bench_hands(args.seed, args.hands)
     for case in args.case or list(CASES):
-        walls = []
+        walls, cpus = [], []
         for seat, cards, skat in hands:
-            wall, report = run_case(case, (seat, cards, skat), args.jobs)
+            wall, cpu, report = run_case(case, (seat, cards, skat), args.jobs)
             walls.append(wall)
+            cpus.append(cpu)
             rec = report.recommendation
-            print(f"{case:5s} seat {seat} {format_mask(cards)} | {format_mask(skat)}: {wall:7.2f} s, "
-                  f"{report.nodes:,} nodes, recommends {rec.label if rec else 'pass'}", flush=True)
+            print(f"{case:5s} seat {seat} {format_mask(cards)} | {format_mask(skat)}: wall {wall:7.2f} s, "
+                  f"CPU {cpu:7.2f} s, {report.nodes:,} nodes, recommends {rec.label if rec else 'pass'}", flush=True)
         target = CASES[case][4]
         median = statistics.median(walls)
-        print(f"{case}: median {median:.2f} s over {len(walls)} hands (jobs {args.jobs}); target {target:.0f} s: "
-              f"{'met' if median <= target else 'missed'}", flush=True)
+        print(f"{case}: median wall {median:.2f} s, CPU {statistics.median(cpus):.2f} s over {len(walls)} hands "
+              f"(jobs {args.jobs}); target {target:.0f} s: {'met' if median <= target else 'missed'}", flush=True)
 
 
 if __name__ == "__main__":
