@@ -204,8 +204,10 @@ class FakeSolver:
                 self.table[key] = (value, takes_all, trickless)
         return self.table[key]
 
-    def value(self, pos: Position) -> int:
-        return self.outcome(pos)[0]
+    def value(self, pos: Position, *, lower: int | None = None, upper: int | None = None) -> int:
+        value = self.outcome(pos)[0]
+        assert (lower is None or lower <= value) and (upper is None or value <= upper), "value() got a false bound"
+        return value
 
     def reaches(self, pos: Position, target: int) -> bool:
         return self.outcome(pos)[0] >= target

@@ -115,21 +115,40 @@ discards often reach the very same hands).
 """
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .cards import (
-    ACE, CARD_POINTS, DISPLAY_ORDER, TEN, Card, Mask, card_name, cards_of, display_sorted, points_of,
+    ACE,
+    CARD_POINTS,
+    DISPLAY_ORDER,
+    TEN,
+    Card,
+    Mask,
+    card_name,
+    cards_of,
+    display_sorted,
+    points_of,
 )
 from .errors import CardCountError, DuplicateCardError, InvalidSeatError, quote
 from .position import Position
 from .rules import (
-    OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, follow_group, power, suit_mask,
+    OUT_OF_SCHNEIDER_POINTS,
+    SCHNEIDER_POINTS,
+    SCHNEIDERED_POINTS,
+    WIN_POINTS,
+    Game,
+    follow_group,
+    power,
+    suit_mask,
     trump_mask,
 )
-from .scoring import Declaration, Score, matadors as count_matadors, null_value, score_game
+from .scoring import Declaration, Score, null_value, score_game
+from .scoring import matadors as count_matadors
 from .solve import Solver
 
 __all__ = [
@@ -303,7 +322,7 @@ class _Bands:
         self.score = [score_game(decl, matadors=matadors, points=p, tricks=t, bid=bid).score
                       for p, t in (samples[b] for b in range(6))]
         # The whole search relies on this: a higher band never scores less.
-        assert all(a <= b for a, b in zip(self.score, self.score[1:])), self.score
+        assert all(a <= b for a, b in itertools.pairwise(self.score)), self.score
 
     def above(self, score: int) -> int | None:
         """The lowest band scoring more than *score*, or ``None``."""
@@ -329,7 +348,7 @@ class _Probe:
     double-dummy; nothing is guessed.
     """
 
-    __slots__ = ("pos", "solver", "discard_points", "lo", "hi", "_all", "_none")
+    __slots__ = ("_all", "_none", "discard_points", "hi", "lo", "pos", "solver")
 
     def __init__(self, solver: Solver, pos: Position) -> None:
         self.pos = pos
@@ -367,7 +386,7 @@ class _Probe:
         if self.lo < self.hi and self.lo <= self.discard_points:
             self.trickless()
         if self.lo < self.hi:
-            v = self.solver.value(self.pos)
+            v = self.solver.value(self.pos, lower=self.lo, upper=self.hi)
             assert v is not None
             self.lo = self.hi = v
         return self.lo
@@ -538,6 +557,19 @@ class _Seat:
         hand_option = self._hand_option(game, m, *hand_outcome)
         self.tick()
 
+        best, best_probe = self.best_discard(game, classes, bands, hand_probe)
+        value, takes_all, trickless = best_probe.outcome()
+        picked_option = self._option(game, Declaration(game), m, value, takes_all, trickless, list(best.discard))
+        return [picked_option, hand_option]
+
+    def best_discard(self, game: Game, classes: list[_Class], bands: _Bands, hand_probe: _Probe) -> tuple[_Class, _Probe]:
+        """The discard class of a picked-up suit or grand *game* with the highest (score, value, tie order).
+
+        *classes* are :func:`_discard_classes` of the twelve cards, *bands*
+        the game's band scores, *hand_probe* the hand game's probe (the dealt
+        skat as discard), which seeds the search (reduction 3).  Returns the
+        class and its probe, whose :meth:`_Probe.outcome` is then cheap.
+        """
         picked = _PickedUp(self, game, bands)
         skat_pair = tuple(display_sorted(cards_of(self.skat)))
         seed = next(c for c in classes if skat_pair in c.members)
@@ -548,11 +580,7 @@ class _Seat:
             picked.offer(cls)
             self.tick()
         assert picked.best is not None and picked.best_probe is not None
-        value, takes_all, trickless = picked.best_probe.outcome()
-        picked_option = self._option(
-            game, Declaration(game), m, value, takes_all, trickless, list(picked.best.discard),
-        )
-        return [picked_option, hand_option]
+        return picked.best, picked.best_probe
 
     def _option(self, game: Game, decl: Declaration, m: int, value: int, takes_all: bool, trickless: bool,
                 discard: list[Card] | None) -> Option:

@@ -24,9 +24,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import advise, analyse, batch, bench, best, null_ouvert, score, solve
+    from .commands import advise, analyse, batch, bench, best, null_ouvert, odds, score, solve
 
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse, advise):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise):
         cli.add_command(module.command)
 
 

@@ -1,0 +1,110 @@
+"""Benchmarks of ``skatdd odds`` (wall-clock, the workers in parallel).
+
+Targets, with ``--jobs 2`` on two cores, medians over the hands:
+
+* a ten-card hand, 400 worlds, the seven hand-game options: <= 10 s;
+* the same, all fourteen options (hand and picked up): <= 60 s;
+* with the skat known (twelve cards), all seven game types x 66 discards
+  over 200 worlds: <= 30 s.
+
+The hands are the declarers' of :func:`skatdd.generate.realistic_deals`
+(seed 1): their ten cards after the generator's discard, and that discard
+as the known skat -- hands a player would think of declaring.  Each run
+starts fresh worker processes (one :class:`~skatdd.solve.Solver` of 128
+MiB each, the command's default), as one ``skatdd odds`` run does.
+
+Not part of the normal test run (``testpaths`` is ``tests``).  Run with
+pytest-benchmark::
+
+    python -m pytest benchmarks/bench_odds.py -o python_files='bench_*.py' --benchmark-only
+
+or as a script, which prints the wall-clock time, the CPU time of all
+processes (workers included: on a loaded machine CPU / jobs is what an idle
+one would take) and the nodes of every run, and the medians of each case
+(``--hands N``, ``--jobs N``, ``--case``)::
+
+    python benchmarks/bench_odds.py --hands 3 --jobs 2
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+
+import pytest
+
+from skatdd.cards import Mask, format_mask
+from skatdd.generate import realistic_deals
+from skatdd.odds import OddsReport, odds
+
+SEED = 1
+HANDS = 3
+JOBS = 2
+#: case name -> (worlds, known skat, hand games, picked up, target seconds)
+CASES: dict[str, tuple[int, bool, bool, bool, float]] = {
+    "hand": (400, False, True, False, 10.0),
+    "all": (400, False, True, True, 60.0),
+    "skat": (200, True, False, True, 30.0),
+}
+
+Hand = tuple[int, Mask, Mask]   # seat, ten cards, the skat (its discard)
+
+
+def bench_hands(seed: int = SEED, n: int = HANDS) -> list[Hand]:
+    """The declarers' hands of the first *n* realistic deals of *seed*."""
+    return [(p.declarer, p.hands[p.declarer], p.skat) for p in realistic_deals(seed, n)]
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def run_case(case: str, hand: Hand, jobs: int = JOBS) -> tuple[float, float, OddsReport]:
+    """``(wall seconds, CPU seconds of all processes, report)`` of one ``odds`` run of *case* on *hand*."""
+    worlds, known, hand_games, picked_up, _ = CASES[case]
+    seat, cards, skat = hand
+    start, cpu = time.perf_counter(), _cpu()
+    report = odds(cards, seat=seat, skat=skat if known else None, hand_games=hand_games, picked_up=picked_up,
+                  worlds=worlds, jobs=jobs)
+    return time.perf_counter() - start, _cpu() - cpu, report
+
+
+HAND_SET = bench_hands()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("index", range(len(HAND_SET)))
+def test_odds(benchmark, case: str, index: int) -> None:  # type: ignore[no-untyped-def]
+    """One ``odds`` run of *case* on one hand."""
+    report = benchmark.pedantic(lambda: run_case(case, HAND_SET[index])[2], rounds=1, iterations=1)
+    assert len(report.options) == (7 if case != "all" else 14)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=HANDS)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--jobs", type=int, default=JOBS)
+    parser.add_argument("--case", choices=sorted(CASES), action="append", help="Only this case (repeatable).")
+    args = parser.parse_args()
+    hands = bench_hands(args.seed, args.hands)
+    for case in args.case or list(CASES):
+        walls, cpus = [], []
+        for seat, cards, skat in hands:
+            wall, cpu, report = run_case(case, (seat, cards, skat), args.jobs)
+            walls.append(wall)
+            cpus.append(cpu)
+            rec = report.recommendation
+            print(f"{case:5s} seat {seat} {format_mask(cards)} | {format_mask(skat)}: wall {wall:7.2f} s, "
+                  f"CPU {cpu:7.2f} s, {report.nodes:,} nodes, recommends {rec.label if rec else 'pass'}", flush=True)
+        target = CASES[case][4]
+        median = statistics.median(walls)
+        print(f"{case}: median wall {median:.2f} s, CPU {statistics.median(cpus):.2f} s over {len(walls)} hands "
+              f"(jobs {args.jobs}); target {target:.0f} s: {'met' if median <= target else 'missed'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
