@@ -35,11 +35,15 @@ def looks_like_path(text: str) -> bool:
     return bool(text) and not any(ch.isspace() or ch == "," for ch in text) and not text.startswith(("{", "(;"))
 
 
+#: Longest path an error message shows whole (a path that exists is always shown whole).
+PATH_LIMIT = 300
+
+
 def missing_file(arg: str) -> DealFormatError:
     """The error for *arg*, which looks like a path, when no such file exists and it is no deal either."""
     what = "is a directory, not a file" if os.path.isdir(arg) else "does not exist"
     return DealFormatError(
-        f"file {quote(arg)} {what} (and it is neither a file nor a deal: expected a path, a JSON object, "
+        f"file {quote(arg, PATH_LIMIT)} {what} (and it is neither a file nor a deal: expected a path, a JSON object, "
         "an ISS record, or four groups of cards separated by '/')"
     )
 
@@ -63,7 +67,7 @@ def read_source(arg: str) -> tuple[str, str | None]:
             with open(arg, encoding="utf-8-sig") as fh:
                 return fh.read(), arg
         except (OSError, UnicodeDecodeError) as exc:
-            raise DealFormatError(f"cannot read deal file {quote(arg)}: {quote(str(exc))}") from None
+            raise DealFormatError(f"cannot read deal file {arg!r}: {quote(str(exc))}") from None  # a real path: shown whole
     return arg, None
 
 
