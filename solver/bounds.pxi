@@ -387,8 +387,19 @@ cdef int three_tricks(Search* s, int alpha, int beta, int first, int* best_lead)
     cdef int a, b, c, wb, q, best0, best1, best2, winner, a1, b1, a2, b2, wt, rest
     cdef int wall = weight_of(s, hL | h1 | h2)
     cdef bint max0 = s.maxer[L], max1 = s.maxer[p1], max2 = s.maxer[p2]
+    cdef uint32_t live = hL | h1 | h2, twins = 0, m
+    cdef int k, nxt
+    # a card whose next live card above is its holder's and weighs the same plays like it: search the higher only
+    for k in range(3):
+        m = s.hand[k]
+        while m:
+            c = bit_index(m)
+            m &= m - 1
+            nxt = next_above(s, c, live)
+            if nxt >= 0 and (s.hand[k] >> nxt) & 1 and s.weight[nxt] == s.weight[c]:
+                twins |= (<uint32_t>1) << c
     best0 = -INF if max0 else INF
-    ma = hL
+    ma = hL & ~twins
     if first >= 0 and (hL >> first) & 1:
         ma &= ~((<uint32_t>1) << first)
     else:
@@ -407,6 +418,8 @@ cdef int three_tricks(Search* s, int alpha, int beta, int first, int* best_lead)
         l2 = h2 & gm
         if l2 == 0:
             l2 = h2
+        l1 &= ~twins
+        l2 &= ~twins
         s.hand[L] = hL & ~((<uint32_t>1) << a)
         best1 = -INF if max1 else INF
         a1 = alpha
