@@ -374,8 +374,11 @@ cdef inline int two_tricks(const Search* s) noexcept nogil:
 cdef int three_tricks(Search* s, int alpha, int beta, int first, int* best_lead) noexcept nogil:
     """Fail-soft alpha-beta on Q (search.pxi's contract) at a trick boundary with three cards a hand.
 
-    Each first trick (at most 27), then two_tricks(): without move ordering,
-    move lists or table probes inside, which cost more than these few lines.
+    Each first trick (at most 27), then two_tricks(): without move lists or
+    table probes inside, which cost more than these few lines.  The only
+    ordering: the table's move leads first, and at second and third hand a
+    seat that wants tricks tries its high cards first, one that does not its
+    low cards (leads in the same way measured 1% more instructions).
     The window updates are spelt out at each of the three seats, as in ab():
     one shared helper measured 0.7% more instructions over the search.
     *first* (a card of the leader, or -1) is led first; *best_lead* gets
@@ -387,6 +390,7 @@ cdef int three_tricks(Search* s, int alpha, int beta, int first, int* best_lead)
     cdef int a, b, c, wb, q, best0, best1, best2, winner, a1, b1, a2, b2, wt, rest
     cdef int wall = weight_of(s, hL | h1 | h2)
     cdef bint max0 = s.maxer[L], max1 = s.maxer[p1], max2 = s.maxer[p2]
+    cdef bint up1 = s.scorer[p1] == max1, up2 = s.scorer[p2] == max2   # wants tricks: high cards first
     cdef uint32_t live = hL | h1 | h2, twins = 0, m
     cdef int k, nxt
     # a card whose next live card above is its holder's and weighs the same plays like it: search the higher only
@@ -426,16 +430,16 @@ cdef int three_tricks(Search* s, int alpha, int beta, int first, int* best_lead)
         b1 = beta
         mb = l1
         while mb:
-            b = bit_index(mb)
-            mb &= mb - 1
+            b = high_bit(mb) if up1 else bit_index(mb)
+            mb &= ~((<uint32_t>1) << b)
             s.hand[p1] = h1 & ~((<uint32_t>1) << b)
             best2 = -INF if max2 else INF
             a2 = a1
             b2 = b1
             mc = l2
             while mc:
-                c = bit_index(mc)
-                mc &= mc - 1
+                c = high_bit(mc) if up2 else bit_index(mc)
+                mc &= ~((<uint32_t>1) << c)
                 s.hand[p2] = h2 & ~((<uint32_t>1) << c)
                 bits = ((<uint32_t>1) << a) | ((<uint32_t>1) << b) | ((<uint32_t>1) << c)
                 wb = winner_bit(&s.lay, bits, a)
