@@ -141,17 +141,6 @@ cdef inline int complete_trick(Search* s, ClosedTrick* saved) noexcept nogil:
     return gained
 
 
-cdef inline void store_bound(TTable* tt, const uint32_t* key, uint32_t keymeta, int v, int alpha, int beta,
-                             int best_move) noexcept nogil:
-    """Record what the fail-soft result *v* of the window (alpha, beta) proves: an upper bound, a lower bound or Q itself."""
-    if v <= alpha:
-        tt_save(tt, key[0], key[1], key[2], keymeta, 0, v, best_move)
-    elif v >= beta:
-        tt_save(tt, key[0], key[1], key[2], keymeta, v, INF, best_move)
-    else:
-        tt_save(tt, key[0], key[1], key[2], keymeta, v, v, best_move)
-
-
 cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on Q from the current node (contract in the header)."""
     cdef int seat = MOD3[s.leader + s.trick_len]
@@ -221,10 +210,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 return upper
             if e.meta & BEST_VALID:
                 tt_move = (e.meta >> BEST_SHIFT) & 31
-        if cards_each == 3:
-            best = three_tricks(s, alpha, beta, tt_move, &best_move)
-            store_bound(s.tt, key, keymeta, best, alpha0, beta0, best_move)
-            return best
     elif s.trick_len == 2 and last_card_decides(s, seat, alpha, beta, &v):
         return v
 
@@ -265,9 +250,13 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
 
     # Step 4. Store the bound at trick boundaries.
     if s.trick_len == 0:
-        store_bound(s.tt, key, keymeta, best, alpha0, beta0, best_move)
+        if best <= alpha0:
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, 0, best, best_move)
+        elif best >= beta0:
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, INF, best_move)
+        else:
+            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, best, best_move)
     return best
-
 
 
 cdef int max_q(const Search* s) noexcept nogil:
