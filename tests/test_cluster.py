@@ -173,3 +173,15 @@ def test_a_chunk_that_kills_every_worker_and_a_lost_scheduler() -> None:
     assert all(o.kind == batch.INTERNAL_ERROR and o.record["line"] == o.line for o in outcomes)
     with pytest.raises(cluster.ClusterError, match="scheduler-connection-lost"):
         backend.failed(chunk, FutureCancelledError("run_chunk-2", "scheduler-connection-lost"))
+
+
+def test_odds_on_the_cluster_equals_one_job(scheduler: Any) -> None:
+    args = ("odds", "CJ HJ CA CT CK C9 SA ST H7 D8", "--seat", "F", "--game", "clubs", "--game", "null",
+            "--worlds", "24", "--seed", "3", "--json", *TT)
+    one = skatdd(*args, "--jobs", "1")
+    on_cluster = skatdd(*args, "--dask", scheduler.scheduler.address)
+    assert one.returncode == on_cluster.returncode == 0, on_cluster.stderr
+    drop = ("nodes", "seconds")
+    report, clustered = json.loads(one.stdout), json.loads(on_cluster.stdout)
+    assert {k: v for k, v in clustered.items() if k not in drop} == {k: v for k, v in report.items() if k not in drop}
+    assert report["evaluated"] == 24 and len(report["options"]) == 4

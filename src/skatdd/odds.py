@@ -703,6 +703,7 @@ def odds(
     games: Iterable[Game | str | tuple[Game, bool]] | None = None, hand_games: bool = True, picked_up: bool = True,
     worlds: int = DEFAULT_WORLDS, seed: int = 0, bid: int = MIN_BID, jobs: int | None = 1, tt_mb: int = 128,
     accept: Callable[[World], bool] | None = None, max_draws: int | None = None, progress: Progress | None = None,
+    dask: str | None = None,
 ) -> OddsReport:
     """The chances of every contract for a hand whose other cards are unseen (see the module docstring).
 
@@ -723,6 +724,8 @@ def odds(
         accept: ``accept(world) -> bool`` conditions the worlds (rejection sampling).
         max_draws: cap on the worlds drawn for *accept*.
         progress: called as ``progress(done, total)`` as tasks finish.
+        dask: a Dask scheduler address or ``local[:N]``: the worlds are solved
+            on that cluster instead of *jobs* local workers (same report).
 
     Returns an :class:`OddsReport`.  Raises :class:`~skatdd.errors.SkatddError`
     subclasses for bad input (cards, seat, counts, a bid below 18, nothing
@@ -773,7 +776,8 @@ def odds(
             progress(len(records), len(tasks))
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(_handle, job=job),
-                        jobs=default_jobs() if jobs is None else jobs, tt_mb=tt_mb, emit=collect)
+                        jobs=default_jobs() if jobs is None else jobs, tt_mb=tt_mb, emit=collect,
+                        dask=dask, total=len(tasks))
 
     if known_skat is None:
         per_world = [w for r in records for w in r["worlds"]]

@@ -106,15 +106,20 @@ class Progress:
         self.stream.flush()
 
 
+def dask_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--dask ADDRESS``: run the work on a Dask cluster (:mod:`skatdd.cluster`)."""
+    return click.option("--dask", "dask", metavar="ADDRESS", default=None,
+                        help="Run on the Dask cluster at ADDRESS (tcp://host:8786), or on local[:N] worker "
+                             "processes started for the run (needs 'skatdd[dask]').")(func)
+
+
 def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
     func = click.option("--resume", is_flag=True,
                         help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
     func = click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
                         help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
-    return click.option("--dask", "dask", metavar="ADDRESS", default=None,
-                        help="Run on the Dask cluster at ADDRESS (tcp://host:8786), or on local[:N] worker "
-                             "processes started for the run (needs 'skatdd[dask]').")(func)
+    return dask_option(func)
 
 
 @click.command("batch")

@@ -24,6 +24,7 @@ from ..odds import DEFAULT_WORLDS, OddsReport, OptionOdds, odds
 from ..report import format_hand
 from ..rules import SEAT_NAMES, Game
 from ..scoring import MIN_BID
+from .batch import dask_option
 from .common import GAME, SEAT, emit_json, json_option, tt_option
 
 __all__ = ["command", "report_lines"]
@@ -141,10 +142,12 @@ def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the world draw.")
 @click.option("--bid", type=click.IntRange(min=MIN_BID), default=MIN_BID, show_default=True, help="The bid.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
+@dask_option
 @json_option
 @tt_option
 def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tuple[Game, bool], ...], only_hand: bool,
-            only_picked: bool, worlds: int, seed: int, bid: int, jobs: int | None, as_json: bool, tt_mb: int) -> None:
+            only_picked: bool, worlds: int, seed: int, bid: int, jobs: int | None, dask: str | None, as_json: bool,
+            tt_mb: int) -> None:
     """The chances of every contract for HAND, the seat's ten dealt cards, the other cards unseen.
 
     Every option (grand, the suits, null, null ouvert; hand and picked up)
@@ -163,7 +166,8 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
     with _progress_bar(sys.stderr.isatty()) as progress:
         report = odds(" ".join(hand), seat=seat, skat=skat, games=list(games) or None, hand_games=not only_picked,
                       picked_up=not only_hand, worlds=worlds, seed=seed, bid=bid,
-                      jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
+                      jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress,
+                      dask=dask)
     if as_json:
         emit_json(report.to_json())
     else:
