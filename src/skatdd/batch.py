@@ -52,6 +52,7 @@ __all__ = [
     "read_lines",
     "run_batch",
     "solve_line",
+    "worker_count",
 ]
 
 #: Lines in flight per worker: enough to keep every worker busy while the
@@ -107,6 +108,14 @@ class BatchSummary:
 def default_jobs() -> int:
     """Workers when ``--jobs`` is not given: every core (``os.cpu_count()``), at least 1."""
     return os.cpu_count() or 1
+
+
+def worker_count(jobs: int | None, lines: int | None = None) -> int:
+    """Workers to start: *jobs*, or every core when it is ``None``; no more than *lines* when known; at least 1."""
+    workers = jobs if jobs is not None else default_jobs()
+    if lines:
+        workers = min(workers, lines)
+    return max(workers, 1)
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:

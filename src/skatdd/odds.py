@@ -93,7 +93,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .batch import LineOutcome, default_jobs, run_lines
+from .batch import LineOutcome, run_lines, worker_count
 from .best import (
     ALL_TRICKS,
     GAME_ORDER,
@@ -776,7 +776,7 @@ def odds(
             progress(len(records), len(tasks))
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(_handle, job=job),
-                        jobs=default_jobs() if jobs is None else jobs, tt_mb=tt_mb, emit=collect,
+                        jobs=worker_count(jobs), tt_mb=tt_mb, emit=collect,
                         dask=dask, total=len(tasks))
 
     if known_skat is None:

@@ -26,7 +26,7 @@ import click
 
 from ..advise import DEFAULT_SEED, DEFAULT_WORLDS, Advice, SingleDummyGame, WorldRunner, advise
 from ..analyse import CardAnalysis, GameAnalysis
-from ..batch import default_jobs
+from ..batch import worker_count
 from ..cards import card_symbol
 from ..errors import IllegalPlayError
 from ..position import Position
@@ -302,7 +302,7 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
     with input_errors():
         pos, declaration = _position(position, game_spec, declarer, played, after)
     progress = terminal_progress("advise")
-    runner = WorldRunner(jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
+    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
     try:
         with input_errors():
             advice = advise(pos, declaration, worlds=worlds, seed=seed, runner=runner)

@@ -43,7 +43,7 @@ import click
 
 from ..advise import WorldRunner, judge_analysis
 from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
-from ..batch import LineOutcome, default_jobs, record_line
+from ..batch import LineOutcome, record_line, worker_count
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError
 from ..position import Position
@@ -301,9 +301,7 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
           source: str = "", worlds: int | None = None, seed: int = 1) -> None:
-    workers = jobs if jobs is not None else default_jobs()
-    if total:
-        workers = min(workers, total)
+    workers = worker_count(jobs, total)
     with ExitStack() as stack:
         table = stack.enter_context(GameTable(run.table)) if run.table else None
         on_record = table.add if table is not None else (lambda record: None)
@@ -320,7 +318,7 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
             pages = stack.enter_context(ArchivePages(html, source=source, four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
-        stream_results(lambda emit: analyse_lines(todo, jobs=max(workers, 1), tt_mb=tt_mb, review=review, emit=wrap(emit),
+        stream_results(lambda emit: analyse_lines(todo, jobs=workers, tt_mb=tt_mb, review=review, emit=wrap(emit),
                                                   worlds=worlds, seed=seed, dask=run.dask, total=total),
                        total, what="games could not be analysed", sink=sink, on_record=on_record)
 
@@ -339,7 +337,7 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
     if worlds is None:
         return analysis
     progress = terminal_progress("single-dummy")
-    runner = WorldRunner(jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress)
+    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
     try:
         return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner)
     finally:

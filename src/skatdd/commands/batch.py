@@ -34,12 +34,12 @@ from ..batch import (
     BatchSummary,
     LineOutcome,
     count_lines,
-    default_jobs,
     line_id,
     read_lines,
     record_line,
     run_batch,
     stdin_bytes,
+    worker_count,
 )
 from ..cluster import ClusterError
 from ..ordered import Item
@@ -145,7 +145,6 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
       skatdd batch - --mode all < positions.jsonl > results.jsonl
       skatdd batch deals.jsonl --dask tcp://head:8786 -o results.jsonl --resume
     """
-    workers = jobs if jobs is not None else default_jobs()
     total: int | None = None
     if file == "-":
         stream: IO[bytes] = stdin_bytes()
@@ -155,12 +154,10 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
             stream = open(file, "rb")
         except OSError as exc:
             raise click.BadParameter(f"cannot read {file!r}: {exc.strerror or exc}", param_hint="FILE") from None
-        if total:
-            workers = min(workers, total)
     try:
         items = read_lines(stream)
         with ResultSink(output, items, resume=resume, line_id=line_id) as sink:
-            stream_results(lambda emit: run_batch(items, jobs=max(workers, 1), mode=mode, tt_mb=tt_mb, emit=emit,
+            stream_results(lambda emit: run_batch(items, jobs=worker_count(jobs, total), mode=mode, tt_mb=tt_mb, emit=emit,
                                                   dask=dask, total=total),
                            total, what="lines could not be solved", sink=sink)
     finally:

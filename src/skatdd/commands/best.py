@@ -31,7 +31,7 @@ import sys
 
 import click
 
-from ..batch import default_jobs
+from ..batch import worker_count
 from ..best import Option, SeatReport, option_position
 from ..best_games import best_for_input, best_lines, best_record
 from ..cards import Card, Mask, card_symbol
@@ -189,9 +189,9 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
         if games.lines is not None:
             if html is not None:
                 raise InputError("--html takes one deal; for a file of records use 'skatdd analyse FILE --html DIR'")
-            workers = min(jobs or default_jobs(), games.total or default_jobs())
+            workers = worker_count(jobs, games.total)
             lines = games.lines
-            stream_results(lambda emit: best_lines(lines, jobs=max(workers, 1), tt_mb=tt_mb, declarer=declarer,
+            stream_results(lambda emit: best_lines(lines, jobs=workers, tt_mb=tt_mb, declarer=declarer,
                                                    bid=bid, all_lines=all_lines, emit=emit),
                            games.total, what="records could not be analysed")
             return

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..batch import default_jobs
+from ..batch import worker_count
 from ..cards import Card, card_symbol
 from ..odds import DEFAULT_WORLDS, OddsReport, OptionOdds, odds
 from ..report import format_hand
@@ -166,7 +166,7 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
     with _progress_bar(sys.stderr.isatty()) as progress:
         report = odds(" ".join(hand), seat=seat, skat=skat, games=list(games) or None, hand_games=not only_picked,
                       picked_up=not only_hand, worlds=worlds, seed=seed, bid=bid,
-                      jobs=jobs if jobs is not None else default_jobs(), tt_mb=tt_mb, progress=progress,
+                      jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress,
                       dask=dask)
     if as_json:
         emit_json(report.to_json())
