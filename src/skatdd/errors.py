@@ -63,8 +63,8 @@ def quote(token: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str
 
     >>> quote("CJ")
     "'CJ'"
-    >>> quote("X" * 1000)
-    "'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX...XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' (1000 characters)"
+    >>> quote("C9" * 500)
+    "'C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C...9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9C9' (1000 characters)"
     """
     text = token if isinstance(token, str) else str(token)
     plain = bare or not isinstance(token, str)
