@@ -277,3 +277,13 @@ def test_a_refused_resume_keeps_the_old_table(tmp_path: Path) -> None:
                   "--resume")
     assert proc.returncode == 2 and "not the output of this input" in proc.stderr
     assert table.read_text() == "the old table\n" and not list(tmp_path.glob("*.partial"))
+
+
+def test_resume_refuses_html_rather_than_replace_the_index(tmp_path: Path) -> None:
+    games = tmp_path / "games.iss"
+    games.write_text("\n".join(ISS_GAMES.read_text().splitlines()[:2]) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "skatdd", "analyse", str(games), "--no-review", "-o",
+                           str(tmp_path / "out.jsonl"), "--resume", "--html", str(tmp_path / "pages")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "--html and --resume" in proc.stderr
+    assert not (tmp_path / "pages").exists() and not (tmp_path / "out.jsonl").exists()

@@ -390,6 +390,11 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    if html is not None and resume:
+        # The archive index is built from the games analysed in this run; a resumed run would replace
+        # the index of the first part with one of the rest.
+        raise click.UsageError("--html and --resume do not go together: resume the JSON lines with -o, "
+                               "then write the pages in a run of their own")
     run = RunOptions(dask, output, resume, table)
     with input_errors(), open_games(game) as games:
         if games.lines is None:
