@@ -42,23 +42,30 @@ ctypedef struct HS:
     DD* dd                 # scratch double-dummy solver for the one-world loss test
 
 
-cdef inline int feasible(uint32_t U, int vo0, int vo1, int c0, int c1, int k) noexcept nogil:
-    """1 when some split of U matches the counts and voids (Hall conditions in the header)."""
-    cdef int su, u, a = 0, bl = 0, br = 0, v0, v1
-    if c0 < 0 or c1 < 0:
-        return 0
+cdef inline void void_tally(uint32_t cards, int vo0, int vo1, int* a, int* bl, int* br) noexcept nogil:
+    """Add to *a*, *bl*, *br* the cards that only the skat, only the skat or defender 0, only the skat or
+    defender 1 may hold, by the suits each defender has shown void in."""
+    cdef int su, u, v0, v1
     for su in range(4):
-        u = __builtin_popcount(U & suit_bits(su))
+        u = __builtin_popcount(cards & suit_bits(su))
         if u == 0:
             continue
         v0 = (vo0 >> su) & 1
         v1 = (vo1 >> su) & 1
         if v0 and v1:
-            a += u
+            a[0] += u
         elif v1:
-            bl += u
+            bl[0] += u
         elif v0:
-            br += u
+            br[0] += u
+
+
+cdef inline int feasible(uint32_t U, int vo0, int vo1, int c0, int c1, int k) noexcept nogil:
+    """1 when some split of U matches the counts and voids (Hall conditions in the header)."""
+    cdef int a = 0, bl = 0, br = 0
+    if c0 < 0 or c1 < 0:
+        return 0
+    void_tally(U, vo0, vo1, &a, &bl, &br)
     return a <= k and a + bl <= k + c0 and a + br <= k + c1
 
 
@@ -75,7 +82,7 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
     skat exists), or the partner holds another card y < m (P holds x, the
     partner y, the rest split freely).
     """
-    cdef int p = defender_index(h, h.leader), su, m, x, y, v0, v1, a, bl, br, u, t, c0, c1
+    cdef int p = defender_index(h, h.leader), su, m, x, y, a, bl, br, c0, c1
     cdef uint32_t ds, us, hi, sb, rest
     for su in range(4):
         sb = suit_bits(su)
@@ -94,16 +101,7 @@ cdef inline int hs_quick_loss(const HS* h) noexcept nogil:
         a = 0
         bl = 0
         br = 0
-        for t in range(4):
-            u = __builtin_popcount(rest & suit_bits(t))
-            v0 = (h.vo[0] >> t) & 1
-            v1 = (h.vo[1] >> t) & 1
-            if v0 and v1:
-                a += u
-            elif v1:
-                bl += u
-            elif v0:
-                br += u
+        void_tally(rest, h.vo[0], h.vo[1], &a, &bl, &br)
         # the high cards may only go to P or the skat
         if p == 0:
             bl += __builtin_popcount(hi)
