@@ -27,8 +27,6 @@ terminal; Ctrl-C stops the search (exit 130).
 """
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..batch import worker_count
@@ -42,7 +40,7 @@ from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..scoring import MIN_BID
 from ..solve import Solver
 from .batch import stream_results
-from .common import SEAT, emit_json, html_option, json_option, tt_option
+from .common import SEAT, emit_json, html_option, json_option, progress_bar, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command", "report_lines"]
@@ -199,21 +197,9 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
         found = parse_input(games.text, path=games.path)
         hands, skat = found.require_dealt()
         solver = Solver(tt_mb=tt_mb)
-        if sys.stderr.isatty():
-            with click.progressbar(length=1000, label="Searching", file=sys.stderr, show_eta=True) as bar:
-                shown = 0
-
-                def progress(done: int, total: int) -> None:
-                    nonlocal shown
-                    target = done * 1000 // max(total, 1)
-                    if target > shown:
-                        bar.update(target - shown)
-                        shown = target
-
-                reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines,
-                                         progress=progress)
-        else:
-            reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines)
+        with progress_bar("Searching") as progress:
+            reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines,
+                                     progress=progress)
 
     if html is not None:
         from ..html import best_page, write_text  # here: Jinja2 is loaded only when a page is asked for

@@ -5,7 +5,8 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
@@ -121,3 +122,22 @@ def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
     return click.option("--html", "html", metavar="PATH", default=None,
                         help="Also write a self-contained HTML report to PATH (a folder for a file of games).")(func)
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` callback drawing a bar on stderr, or ``None`` when stderr is no terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=1000, label=label, file=sys.stderr, show_eta=True) as bar:
+        shown = 0
+
+        def progress(done: int, total: int) -> None:
+            nonlocal shown
+            target = done * 1000 // max(total, 1)
+            if target > shown:
+                bar.update(target - shown)
+                shown = target
+
+        yield progress

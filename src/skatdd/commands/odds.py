@@ -12,9 +12,7 @@ stops the workers and exits 130.
 """
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import click
 
@@ -25,7 +23,7 @@ from ..report import format_hand
 from ..rules import SEAT_NAMES, Game
 from ..scoring import MIN_BID
 from .batch import dask_option
-from .common import GAME, SEAT, emit_json, json_option, tt_option
+from .common import GAME, SEAT, emit_json, json_option, progress_bar, tt_option
 
 __all__ = ["command", "report_lines"]
 
@@ -111,24 +109,6 @@ def report_lines(report: OddsReport) -> list[str]:
     return out
 
 
-@contextmanager
-def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
-    """A progress callback drawing a bar on stderr, or ``None`` when *enabled* is false."""
-    if not enabled:
-        yield None
-        return
-    with click.progressbar(length=1000, label="Solving worlds", file=sys.stderr, show_eta=True) as bar:
-        shown = [0]
-
-        def progress(done: int, total: int) -> None:
-            target = done * 1000 // max(total, 1)
-            if target > shown[0]:
-                bar.update(target - shown[0])
-                shown[0] = target
-
-        yield progress
-
-
 @click.command("odds")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--seat", type=SEAT, required=True, help="The hand's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
@@ -163,7 +143,7 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
         raise click.UsageError("--hand and --picked-up exclude each other: give one or neither")
     if only_hand and skat is not None:
         raise click.UsageError("--hand needs the skat unseen: hand games cannot be played after picking up the skat")
-    with _progress_bar(sys.stderr.isatty()) as progress:
+    with progress_bar("Solving worlds") as progress:
         report = odds(" ".join(hand), seat=seat, skat=skat, games=list(games) or None, hand_games=not only_picked,
                       picked_up=not only_hand, worlds=worlds, seed=seed, bid=bid,
                       jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress,
