@@ -4,10 +4,14 @@
 # group by follow group, are held by the same seats in the same rank order
 # play out alike: pairing the i-th live card of a group in one with the i-th
 # in the other maps every legal move, every line and every trick's winner
-# across.  Only the weights of the paired cards differ, so the two values
-# of Q differ by at most D, the sum over the pairs of their weight
-# differences, and bounds [lo, hi] known for one give [lo - D, hi + D] for
-# the other.  (The exact table's canonical keys are the case D = 0.)
+# across.  Only the weights of the paired cards differ: along any line the
+# scoring side's tricks in A weigh at most MORE above and at most LESS below
+# the same tricks in B, MORE and LESS the sums over the pairs of the weight
+# A's card has above, and below, B's.  That holds line by line, so it holds
+# for the values: bounds [lo, hi] known for B give [lo - LESS, hi + MORE]
+# for A.  (Bounding both sides by the sum of all the differences, as the
+# method is usually stated, took 82% more nodes on the benchmark.  The exact
+# table's canonical keys are the case of no difference at all.)
 #
 # The abstract key of a position is its three hands with each follow group's
 # live cards compressed onto the group's lowest bits: it records who holds
@@ -89,25 +93,31 @@ cdef inline bint qs_same_key(const QSEntry* e, const uint32_t* a, uint32_t keyme
             and (e.meta & (META_KEY_MASK | QS_VALID)) == (keymeta | QS_VALID))
 
 
-cdef inline int qs_distance(const Layout* lay, const uint8_t* weight, uint32_t live_a, uint32_t live_b) noexcept nogil:
-    """Sum of the weight differences of the live cards of *live_a* and *live_b* paired in rank order, group by group.
+cdef inline void qs_distance(const Layout* lay, const uint8_t* weight, uint32_t live_a, uint32_t live_b,
+                             int* more, int* less) noexcept nogil:
+    """How much more (*more*) and less (*less*) the live cards of *live_a* weigh than those of *live_b* paired in rank order.
 
-    The two sets hold as many cards of each group (their abstract keys are equal).
+    Sums over the pairs, group by group, of the positive and of the negative
+    weight differences; the two sets hold as many cards of each group (their
+    abstract keys are equal).  Played alike, the scoring side's tricks in A
+    weigh at most *more* above and *less* below those in B.
     """
-    cdef int g, d = 0, wa, wb
+    cdef int g, d
     cdef uint32_t a, b
+    more[0] = less[0] = 0
     if live_a == live_b:
-        return 0
+        return
     for g in range(5):
         a = live_a & lay.group_mask[g]
         b = live_b & lay.group_mask[g]
         while a != b:
-            wa = weight[bit_index(a)]
-            wb = weight[bit_index(b)]
-            d += wa - wb if wa > wb else wb - wa
+            d = <int>weight[bit_index(a)] - <int>weight[bit_index(b)]
+            if d > 0:
+                more[0] += d
+            else:
+                less[0] -= d
             a &= a - 1
             b &= b - 1
-    return d
 
 
 cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, const uint32_t* a, uint32_t live, uint32_t keymeta,
@@ -115,20 +125,20 @@ cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, 
     """True, with the fail-soft result in *out*, when an entry for a quasi-symmetric position settles (alpha, beta)."""
     cdef QSBucket* b = qs_bucket(q, a, keymeta)
     cdef QSEntry* e
-    cdef int i, d, lo, hi
+    cdef int i, more, less, lo, hi
     if SKATDD_STATS:
         q.probes += 1
     for i in range(QS_WAYS):
         e = &b.e[i]
         if not qs_same_key(e, a, keymeta):
             continue
-        d = qs_distance(lay, weight, live, e.live)
-        lo = <int>((e.meta >> LB_SHIFT) & BOUND_MASK) - d
+        qs_distance(lay, weight, live, e.live, &more, &less)
+        lo = <int>((e.meta >> LB_SHIFT) & BOUND_MASK) - less
         hi = <int>((e.meta >> UB_SHIFT) & BOUND_MASK)
         if lo >= beta:
             out[0] = lo
-        elif hi < BOUND_MASK and hi + d <= alpha:
-            out[0] = hi + d
+        elif hi < BOUND_MASK and hi + more <= alpha:
+            out[0] = hi + more
         else:
             continue
         if SKATDD_STATS:
