@@ -155,7 +155,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t legal, remaining, keymeta = 0
     cdef uint32_t key[3]
     cdef uint32_t akey[3]
-    cdef bint qs_here = False
     cdef TTEntry* e
     cdef bint maximising = s.maxer[seat]
     if SKATDD_STATS:
@@ -215,8 +214,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 return upper
             if e.meta & BEST_VALID:
                 tt_move = (e.meta >> BEST_SHIFT) & 31
-        if s.qs_on and cards_each >= QS_MIN_CARDS:
-            qs_here = True
+        if s.qs_on:
             canonical_hands(&s.groups, key[0], key[1], key[2], akey)
             if qs_probe(s.qs, &s.lay, s.weight, akey, key[0] | key[1] | key[2], keymeta, alpha, beta, &v):
                 return v
@@ -263,7 +261,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
         lower = 0 if best <= alpha0 else best
         upper = INF if best >= beta0 else best
         tt_save(s.tt, key[0], key[1], key[2], keymeta, lower, upper, best_move)
-        if qs_here:
+        if s.qs_on:
             qs_save(s.qs, akey, key[0] | key[1] | key[2], keymeta, lower, upper)
     return best
 
