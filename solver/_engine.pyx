@@ -4,9 +4,11 @@
 The engine works on 32-bit masks in a per-contract internal layout
 (layout.pxi), searches with fail-soft alpha-beta (search.pxi, with move
 ordering in moves.pxi and cheap bounds in bounds.pxi), caches bounds at
-trick boundaries under canonical keys in a fixed-size transposition table
-(tt.pxi), and answers queries through the drivers (drivers.pxi).  bits.pxi
-and play.pxi are shared with the null-ouvert extension.
+trick boundaries under canonical keys in a bounded transposition table
+(tt.pxi) and, for positions alike up to the points of their cards, in a
+quasi-symmetric table (qsym.pxi), and answers queries through the drivers
+(drivers.pxi).  bits.pxi and play.pxi are shared with the null-ouvert
+extension.
 Python code sees card ints and card masks in the public encoding of
 ``skatdd.cards``; conversion happens once, in :class:`Engine` methods, and
 every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
@@ -39,11 +41,13 @@ def _check_game(int game):
 cdef class Engine:
     """A double-dummy search with its own transposition table.
 
-    ``Engine(tt_mb)`` allocates a table of at most *tt_mb* MiB, kept for the
-    engine's life: its entries stay valid across positions, deals, discards
-    and thresholds because keys are exact.  Use :meth:`set_position`, then any
-    of the queries; queries leave the position unchanged.  Not thread-safe:
-    one engine per thread or process.
+    ``Engine(tt_mb)`` allocates a table of at most *tt_mb* MiB (and the
+    512 KiB quasi-symmetric table), kept for the engine's life: their
+    entries stay valid across positions, deals, discards and thresholds
+    because keys are exact (a quasi-symmetric entry's bounds are widened by
+    what the cards it is used for weigh more or less).  Use
+    :meth:`set_position`, then any of the queries; queries leave the
+    position unchanged.  Not thread-safe: one engine per thread or process.
     """
 
     cdef TTable tt
@@ -70,7 +74,7 @@ cdef class Engine:
         qs_free(&self.qs)
 
     def clear(self):
-        """Empty the transposition table and the statistics."""
+        """Empty both tables and the statistics."""
         tt_clear(&self.tt)
         qs_clear(&self.qs)
         self.reset_stats()

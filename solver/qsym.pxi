@@ -18,8 +18,8 @@
 # the i-th card of every group and nothing else.  An entry stores that key,
 # the live cards of the position it was computed for (with the key they fix
 # the position, and they price the pairing), and its bounds.  Entries never
-# go stale: D is computed against whatever position made the entry, of any
-# deal, so a bucket simply keeps its newest entries.
+# go stale: the differences are priced against whatever position made the
+# entry, of any deal, so a bucket simply keeps its newest entries.
 #
 # The table is probed wherever the exact one is (every trick boundary with
 # three or more cards a hand), after it, when that one did not settle the
@@ -118,8 +118,8 @@ cdef inline void qs_distance(const Layout* lay, const uint8_t* weight, uint32_t 
             b &= b - 1
 
 
-cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, const uint32_t* a, uint32_t live, uint32_t keymeta,
-                          int alpha, int beta, int* out) noexcept nogil:
+cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, const uint32_t* a,
+                          uint32_t live, uint32_t keymeta, int alpha, int beta, int* out) noexcept nogil:
     """True, with the fail-soft result in *out*, when an entry for a quasi-symmetric position settles (alpha, beta)."""
     cdef QSBucket* b = qs_bucket(q, a, keymeta)
     cdef QSEntry* e
@@ -135,7 +135,7 @@ cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, 
         hi = <int>((e.meta >> UB_SHIFT) & BOUND_MASK)
         if lo >= beta:
             out[0] = lo
-        elif hi < BOUND_MASK and hi + more <= alpha:
+        elif hi < BOUND_MASK and hi + more <= alpha:     # BOUND_MASK: no upper bound known
             out[0] = hi + more
         else:
             continue
@@ -145,7 +145,8 @@ cdef inline bint qs_probe(QSTable* q, const Layout* lay, const uint8_t* weight, 
     return False
 
 
-cdef inline void qs_save(QSTable* q, const uint32_t* a, uint32_t live, uint32_t keymeta, int lower, int upper) noexcept nogil:
+cdef inline void qs_save(QSTable* q, const uint32_t* a, uint32_t live, uint32_t keymeta,
+                         int lower, int upper) noexcept nogil:
     """Record lower <= Q <= upper (intersected with what the entry of this very position knew) as the bucket's newest entry."""
     cdef QSBucket* b = qs_bucket(q, a, keymeta)
     cdef QSEntry* e
