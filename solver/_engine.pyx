@@ -4,9 +4,11 @@
 The engine works on 32-bit masks in a per-contract internal layout
 (layout.pxi), searches with fail-soft alpha-beta (search.pxi, with move
 ordering in moves.pxi and cheap bounds in bounds.pxi), caches bounds at
-trick boundaries under canonical keys in a fixed-size transposition table
-(tt.pxi), and answers queries through the drivers (drivers.pxi).  bits.pxi
-and play.pxi are shared with the null-ouvert extension.
+trick boundaries under canonical keys in a bounded transposition table
+(tt.pxi) and, for positions alike up to the points of their cards, in a
+quasi-symmetric table (qsym.pxi), and answers queries through the drivers
+(drivers.pxi).  bits.pxi and play.pxi are shared with the null-ouvert
+extension.
 Python code sees card ints and card masks in the public encoding of
 ``skatdd.cards``; conversion happens once, in :class:`Engine` methods, and
 every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
@@ -16,6 +18,7 @@ include "bits.pxi"
 include "play.pxi"
 include "layout.pxi"
 include "tt.pxi"
+include "qsym.pxi"
 include "search.pxi"
 include "moves.pxi"
 include "bounds.pxi"
@@ -38,14 +41,17 @@ def _check_game(int game):
 cdef class Engine:
     """A double-dummy search with its own transposition table.
 
-    ``Engine(tt_mb)`` allocates a table of at most *tt_mb* MiB, kept for the
-    engine's life: its entries stay valid across positions, deals, discards
-    and thresholds because keys are exact.  Use :meth:`set_position`, then any
-    of the queries; queries leave the position unchanged.  Not thread-safe:
-    one engine per thread or process.
+    ``Engine(tt_mb)`` allocates a table of at most *tt_mb* MiB (and the
+    512 KiB quasi-symmetric table), kept for the engine's life: their
+    entries stay valid across positions, deals, discards and thresholds
+    because keys are exact (a quasi-symmetric entry's bounds are widened by
+    what the cards it is used for weigh more or less).  Use
+    :meth:`set_position`, then any of the queries; queries leave the
+    position unchanged.  Not thread-safe: one engine per thread or process.
     """
 
     cdef TTable tt
+    cdef QSTable qs
     cdef Search s
     cdef bint ready
     cdef public int tt_mb
@@ -55,22 +61,28 @@ cdef class Engine:
             raise ValueError(f"tt_mb must be at least 1, got {tt_mb}")
         if tt_alloc(&self.tt, tt_mb) != 0:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        if qs_alloc(&self.qs) != 0:
+            raise MemoryError("cannot allocate the quasi-symmetric table")
         self.tt_mb = tt_mb
         self.s.tt = &self.tt
+        self.s.qs = &self.qs
         self.s.nodes = 0
         self.ready = False
 
     def __dealloc__(self):
         tt_free(&self.tt)
+        qs_free(&self.qs)
 
     def clear(self):
-        """Empty the transposition table and the statistics."""
+        """Empty both tables and the statistics."""
         tt_clear(&self.tt)
+        qs_clear(&self.qs)
         self.reset_stats()
 
     def reset_stats(self):
         self.s.nodes = 0
         self.tt.probes = self.tt.hits = self.tt.stores = 0
+        self.qs.probes = self.qs.cuts = self.qs.stores = 0
 
     @property
     def nodes(self):
@@ -78,9 +90,10 @@ cdef class Engine:
         return self.s.nodes
 
     def stats(self):
-        """Counters since the last reset: nodes, tt_probes, tt_hits, tt_stores; and tt_used_bytes, the part of the table in use."""
+        """Counters since the last reset: nodes, tt_probes, tt_hits, tt_stores; tt_used_bytes, the part of the table in use; qs_probes, qs_cuts, qs_stores of the quasi-symmetric table."""
         return {"nodes": self.s.nodes, "tt_probes": self.tt.probes, "tt_hits": self.tt.hits,
-                "tt_stores": self.tt.stores, "tt_used_bytes": self.tt.used_buckets * TT_WAYS * sizeof(TTEntry)}
+                "tt_stores": self.tt.stores, "tt_used_bytes": self.tt.used_buckets * TT_WAYS * sizeof(TTEntry),
+                "qs_probes": self.qs.probes, "qs_cuts": self.qs.cuts, "qs_stores": self.qs.stores}
 
     def set_position(self, int game, int declarer, int mode, hands, int leader=0, trick=()):
         """Load a position: *hands* are three card masks (seat order), *trick* the cards on the table.
@@ -128,6 +141,8 @@ cdef class Engine:
         self.s.trick_weight = 0 if mode == MODE_POINTS else 1
         self.s.null_mode = mode == MODE_NULL and self.s.lay.trump_mask == 0
         init_blocks(&self.s.blocks, &self.s.lay, self.s.weight)
+        init_group_blocks(&self.s.groups, &self.s.lay)
+        self.s.qs_on = mode == MODE_POINTS
         init_weight_bytes(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)

@@ -55,6 +55,9 @@ ctypedef struct Search:
     uint32_t keymeta_ctx      # context bits for TT keys (leader added per probe)
     TTable* tt
     KeyBlocks blocks          # blocks of interchangeable cards, for canonical TT keys
+    QSTable* qs               # the quasi-symmetric table (qsym.pxi)
+    KeyBlocks groups          # one block per follow group, for its abstract keys
+    bint qs_on                # points mode: cards differ in weight, the table is used
     uint64_t nodes
 
 
@@ -151,6 +154,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     cdef int lower, upper, maxq, cards_each, alpha0 = alpha, beta0 = beta
     cdef uint32_t legal, remaining, keymeta = 0
     cdef uint32_t key[3]
+    cdef uint32_t akey[3]
     cdef TTEntry* e
     cdef bint maximising = s.maxer[seat]
     if SKATDD_STATS:
@@ -210,6 +214,10 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
                 return upper
             if e.meta & BEST_VALID:
                 tt_move = (e.meta >> BEST_SHIFT) & 31
+        if s.qs_on:
+            canonical_hands(&s.groups, key[0], key[1], key[2], akey)
+            if qs_probe(s.qs, &s.lay, s.weight, akey, key[0] | key[1] | key[2], keymeta, alpha, beta, &v):
+                return v
     elif s.trick_len == 2 and last_card_decides(s, seat, alpha, beta, &v):
         return v
 
@@ -250,12 +258,11 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
 
     # Step 4. Store the bound at trick boundaries.
     if s.trick_len == 0:
-        if best <= alpha0:
-            tt_save(s.tt, key[0], key[1], key[2], keymeta, 0, best, best_move)
-        elif best >= beta0:
-            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, INF, best_move)
-        else:
-            tt_save(s.tt, key[0], key[1], key[2], keymeta, best, best, best_move)
+        lower = 0 if best <= alpha0 else best
+        upper = INF if best >= beta0 else best
+        tt_save(s.tt, key[0], key[1], key[2], keymeta, lower, upper, best_move)
+        if s.qs_on:
+            qs_save(s.qs, akey, key[0] | key[1] | key[2], keymeta, lower, upper)
     return best
 
 

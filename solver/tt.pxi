@@ -251,10 +251,11 @@ cdef inline void canonical_hands(const KeyBlocks* s, uint32_t h0, uint32_t h1, u
     compressing the live cards of each block to its lowest bits keeps every
     order relation and every weight, and makes their TT keys equal.
     """
-    cdef uint32_t live = h0 | h1 | h2, l, m, keep
+    cdef uint32_t live = h0 | h1 | h2, l, m, keep, x
     cdef uint32_t o0 = h0, o1 = h1, o2 = h2      # locals, not out[]: no aliasing with *s
     cdef const uint8_t* row
-    cdef int b, st
+    cdef const uint8_t* high
+    cdef int b, st, sh
     for b in range(s.nblocks):
         st = s.block_start[b]
         m = s.block_width_mask[b]
@@ -268,9 +269,18 @@ cdef inline void canonical_hands(const KeyBlocks* s, uint32_t h0, uint32_t h1, u
             o1 = (o1 & keep) | (<uint32_t>row[(h1 >> st) & m] << st)
             o2 = (o2 & keep) | (<uint32_t>row[(h2 >> st) & m] << st)
         else:
-            o0 = (o0 & keep) | (pext_small((h0 >> st) & m, l) << st)
-            o1 = (o1 & keep) | (pext_small((h1 >> st) & m, l) << st)
-            o2 = (o2 & keep) | (pext_small((h2 >> st) & m, l) << st)
+            # A block wider than a byte (a suit game's eleven trumps, in the
+            # trick modes and in abstract keys): its low byte, then the rest
+            # above the low byte's live cards.
+            row = PEXT8[l & 0xFF]
+            high = PEXT8[l >> 8]
+            sh = __builtin_popcount(l & 0xFF)
+            x = (h0 >> st) & m
+            o0 = (o0 & keep) | ((<uint32_t>row[x & 0xFF] | (<uint32_t>high[x >> 8] << sh)) << st)
+            x = (h1 >> st) & m
+            o1 = (o1 & keep) | ((<uint32_t>row[x & 0xFF] | (<uint32_t>high[x >> 8] << sh)) << st)
+            x = (h2 >> st) & m
+            o2 = (o2 & keep) | ((<uint32_t>row[x & 0xFF] | (<uint32_t>high[x >> 8] << sh)) << st)
     out[0] = o0
     out[1] = o1
     out[2] = o2
