@@ -260,17 +260,21 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
     return head | (dc << 8) | PEXT8[lv][lb]
 
 
-cdef inline void dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
-    """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig())."""
-    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2]
-    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3]
+cdef inline void key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
     cdef uint64_t sig[4]
-    cdef int su, defender_leads = s.leader != s.decl
+    cdef int su, defender_leads = lead_rel != 0
     for su in range(4):
         sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads)
     sort4(sig)
     k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
-    k2[0] = sig[3] | ((<uint64_t>((s.leader - s.decl + 3) % 3)) << 20)
+    k2[0] = sig[3] | ((<uint64_t>lead_rel) << 20)
+
+
+cdef inline void dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig())."""
+    key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2], (s.leader - s.decl + 3) % 3,
+           k1, k2)
 
 
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
