@@ -19,6 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import nullouvert_brute as brute
+from skatdd.cards import mask_of, parse_cards
 from skatdd.nullouvert import NullOuvertAnalyser
 from skatdd.position import Position
 from skatdd.rules import Game
@@ -99,7 +100,53 @@ def test_world_count_agrees_with_engine_world_by_world(shared: NullOuvertAnalyse
     worlds, lost, classes, first = shared.count_worlds(hand, pool, k, decl)
     assert worlds == len(ws) and classes <= worlds
     assert lost == sum(lost_by_world)
-    # the counterexample is the first lost world in the order of the unmerged classes
     assert (first is None) == (lost == 0)
     if first is not None:
         assert not engine.declarer_wins(Position(Game.NULL, decl, list(first.hands)))
+
+
+def unmerged_count(analyser: NullOuvertAnalyser, hand: int, pool: int, k: int,
+                   decl: int) -> tuple[int, int, int, tuple[int, int]]:
+    """The count over the plain rank-normalised classes: ``(worlds, lost, classes, first lost (skat, left))``."""
+    pats = [analyser.suit_patterns(hand, pool, k, s) for s in range(4)]
+    worlds, lost, classes, first = analyser.solver.count_worlds([[p[:6] for p in suit] for suit in pats], decl, k,
+                                                                hand.bit_count())
+    if first is None:
+        return worlds, lost, classes, (0, 0)
+    return worlds, lost, classes, (sum(pats[s][first[s]][6] for s in range(4)), sum(pats[s][first[s]][7] for s in range(4)))
+
+
+def full_game(hand: str, skat: str, decl: int) -> tuple[int, int, int, int]:
+    """A ten-card hand with a known skat, as ``(hand, pool, k, declarer)``."""
+    hand_mask, skat_mask = mask_of(parse_cards(hand)), mask_of(parse_cards(skat))
+    return hand_mask, ((1 << 32) - 1) & ~hand_mask & ~skat_mask, 0, decl
+
+
+def merging_games(seed: int, count: int) -> list[tuple[int, int, int, int]]:
+    """Small hand games (4-5 cards a hand, 3-4 suits, unknown skat) whose declarer does not lead: classes merge."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        suits = rng.sample(range(4), rng.choice([3, 4]))
+        hand, pool = low_biased_deal(rng, suits, rng.choice([4, 5]), 2)
+        out.append((sum(1 << c for c in hand), pool, 2, rng.choice([1, 2])))
+    return out
+
+
+def test_merged_classes_give_the_same_count_and_counterexample(shared: NullOuvertAnalyser) -> None:
+    """Merging classes by their safe suits changes neither the count nor the first lost world reported.
+
+    The reported world is the first lost one in the order of the unmerged
+    classes (a merged pattern keeps its first member's representative).
+    """
+    games = merging_games(23, 300) + [full_game("C7 C8 CT S7 S9 H7 H8 HT D7 DJ", "CA SA", 2),
+                                      full_game("CA C8 C9 S7 S8 S9 H7 H8 D7 D8", "CT SA", 1)]
+    merged_with_losses = 0
+    for hand, pool, k, decl in games:
+        worlds, lost, classes, first = shared.count_worlds(hand, pool, k, decl)
+        plain_worlds, plain_lost, plain_classes, (plain_skat, plain_left) = unmerged_count(shared, hand, pool, k, decl)
+        assert (worlds, lost) == (plain_worlds, plain_lost) and classes <= plain_classes
+        if first is not None:
+            assert (first.skat, first.hands[(decl + 1) % 3]) == (plain_skat, plain_left)
+        merged_with_losses += classes < plain_classes and 0 < lost < worlds
+    assert merged_with_losses >= 20   # the games exercise the merge where it could go wrong
