@@ -396,10 +396,11 @@ def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask 
 
 
 #: Default table sizes (MiB): a hand game has ~30x more classes of worlds, whose
-#: shared positions need a bigger table (measured: 256 MiB cuts the nodes of a
-#: hard hand game fivefold against 32 MiB; more gains nothing).
+#: shared positions need a bigger table (measured on the benchmark's hardest hand
+#: game: 64 MiB +7% nodes against 128 MiB, 256 MiB -0.7% nodes but 0.3 s more of
+#: the kernel's time to hand the process its pages on first touch).
 TT_MB_KNOWN_SKAT = 32
-TT_MB_UNKNOWN_SKAT = 256
+TT_MB_UNKNOWN_SKAT = 128
 
 
 def analyse(hand: str | Iterable[Card] | Mask, *, declarer: int | str, skat: str | Iterable[Card] | Mask | None = None,
