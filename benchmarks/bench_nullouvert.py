@@ -5,7 +5,7 @@ Run:  python -m pytest benchmarks/bench_nullouvert.py --benchmark-only \
       (add ``-k unknown`` for the hand games, ``-k known`` for known skats)
 
 Each round analyses one hand from scratch with fresh tables of the default
-size (32 MiB with a known skat, 256 MiB without)
+size (32 MiB with a known skat, 128 MiB without)
 (single-threaded); ``test_known_skat_every_world`` also solves every class
 of worlds when the honest proof alone would settle the count; ``time.process_time`` measures CPU time, so other load
 on the machine does not inflate the figures.  The set mixes safe hands,

@@ -26,6 +26,7 @@ include "nullouvert_honest.pxi"
 from libc.stdlib cimport malloc
 
 init_pext_table()
+init_safe_canon()
 
 
 cdef class NullSolver:

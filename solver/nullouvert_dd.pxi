@@ -13,8 +13,14 @@
 # interchangeable (null has no trumps).  The key is therefore, per suit, the
 # number of live cards and the declarer's and left defender's cards
 # compressed onto the live cards, the four suits sorted, plus the leader
-# relative to the declarer.  Entries are exact (win or loss), so they stay
-# valid across worlds, skats, seats and calls.
+# relative to the declarer.  With a defender on lead, a suit the declarer
+# is safe in is keyed in a canonical form that plays alike (suit_sig()), so
+# worlds differing only in how such a suit lies share entries.  Entries are
+# exact (win or loss), so they stay valid across worlds, skats, seats and
+# calls.
+
+
+from libc.stdint cimport uint16_t
 
 
 cdef enum:
@@ -216,19 +222,73 @@ cdef inline int quick_loss(const DD* s) noexcept nogil:
     return 0
 
 
-cdef inline void dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
-    """Rank-normalised, suit-sorted key of a trick-boundary position."""
-    cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2]
-    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3]
+# SAFE_CANON[c]: for the declarer's cards c of one suit compressed onto its
+# live cards, their canonical form (1 << popcount(c)) - 1 when the suit is
+# safe for him (suit_safe: his i-th lowest card is at most the 2i-th lowest
+# live one), else UNSAFE.
+cdef enum:
+    UNSAFE = 0x100
+
+
+cdef uint16_t SAFE_CANON[256]
+
+
+cdef void init_safe_canon() noexcept nogil:
+    cdef int c, i, pos, safe
+    for c in range(256):
+        safe = 1
+        i = 0
+        for pos in range(8):
+            if (c >> pos) & 1:
+                if pos > 2 * i:
+                    safe = 0
+                i += 1
+        SAFE_CANON[c] = ((1 << i) - 1) if safe else UNSAFE
+
+
+cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
+    """One suit's part of dd_key(): live count, declarer's and left defender's cards compressed onto the live ones.
+
+    With a defender on lead, a suit that is safe for the declarer (suit_safe)
+    is written as its canonical form: the declarer's cards as the lowest
+    ranks, the defenders' above them in their own order.  Both play alike:
+    the declarer never wins a trick of the suit in either (safe_all()'s
+    strategy keeps the suit safe, and he never leads before he has lost),
+    so only his count of the suit matters, and a trick of the suit goes to
+    the defender with the higher card in both.  Otherwise *unsafe* counts
+    the suit.
+    """
+    cdef uint32_t dc = PEXT8[lv][db], canon
+    cdef uint64_t head = (<uint64_t>__builtin_popcount(lv)) << 16
+    if defender_leads:
+        canon = SAFE_CANON[dc]
+        if canon != UNSAFE:
+            return head | (canon << 8) | ((<uint64_t>PEXT8[lv & ~db][lb]) << __builtin_popcount(db))
+        unsafe[0] += 1
+    return head | (dc << 8) | PEXT8[lv][lb]
+
+
+cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
     cdef uint64_t sig[4]
-    cdef int su
-    cdef uint32_t lv
+    cdef int su, defender_leads = lead_rel != 0, unsafe = 0
     for su in range(4):
-        lv = (live >> (8 * su)) & 0xFF
-        sig[su] = ((<uint64_t>__builtin_popcount(lv)) << 16) | ((<uint64_t>PEXT8[lv][(d >> (8 * su)) & 0xFF]) << 8) | PEXT8[lv][(l >> (8 * su)) & 0xFF]
+        sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads,
+                           &unsafe)
     sort4(sig)
     k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
-    k2[0] = sig[3] | ((<uint64_t>((s.leader - s.decl + 3) % 3)) << 20)
+    k2[0] = sig[3] | ((<uint64_t>lead_rel) << 20)
+    return unsafe
+
+
+cdef inline int dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig()).
+
+    Returns the number of suits the declarer is not safe in when a defender
+    leads (0: safe_all() holds), else 0.
+    """
+    return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
+                  (s.leader - s.decl + 3) % 3, k1, k2)
 
 
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
@@ -307,11 +367,12 @@ cdef int dd_lose(DD* s) noexcept nogil:
         if s.leader != s.decl:
             if quick_loss(s):
                 return 1
-            if safe_all(s.hand[s.decl], (s.hand[0] | s.hand[1] | s.hand[2]) & ~s.hand[s.decl]):
-                return 0
+            if dd_key(s, &k1, &k2) == 0:
+                return 0        # safe_all(): the key found every suit safe
         elif lead_safe(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
             return 0
-        dd_key(s, &k1, &k2)
+        else:
+            dd_key(s, &k1, &k2)
         found = table_get(s.tt, k1, k2)
         if found >= 0:
             return found

@@ -31,12 +31,20 @@ ctypedef struct Enum:
 
 
 cdef void enum_run(Enum* E, DD* s) noexcept nogil:
-    """Solve every class of worlds with the declarer to lose-test from the first trick (seat 0 leads)."""
-    cdef int i0, i1, i2, i3, kr, lr, r, dseat = s.decl
+    """Solve every class of worlds with the declarer to lose-test from the first trick (seat 0 leads).
+
+    The root of a class is probed in the table, almost always a cache miss,
+    so the next class's bucket is prefetched while this one is solved; but
+    not after a class the static tests settled (hands of such classes come
+    in runs, and the key would be wasted).
+    """
+    cdef int i0, i1, i2, i3, kr, lr, r, dseat = s.decl, lead_rel = (3 - s.decl) % 3, searched = 1
     cdef Pattern *p0
     cdef Pattern *p1
     cdef Pattern *p2
     cdef Pattern *p3
+    cdef uint32_t d3, l3, r3
+    cdef uint64_t k1, k2, nodes0, probes0
     cdef int64_t m
     E.worlds = 0
     E.lost = 0
@@ -56,15 +64,26 @@ cdef void enum_run(Enum* E, DD* s) noexcept nogil:
                 lr = E.n - p0.l - p1.l - p2.l
                 if kr < 0 or kr > 2 or lr < 0 or lr > 8:
                     continue
+                # the hands in the first three suits
+                d3 = p0.d | p1.d | p2.d
+                l3 = p0.lm | p1.lm | p2.lm
+                r3 = p0.rm | p1.rm | p2.rm
                 for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                     p3 = &E.pat[3][i3]
+                    if searched and i3 + 1 < E.end3[kr][lr]:
+                        key_of(d3 | p3[1].d, l3 | p3[1].lm, d3 | l3 | r3 | p3[1].d | p3[1].lm | p3[1].rm, lead_rel,
+                               &k1, &k2)
+                        table_prefetch(s.tt, k1, k2)
                     m = p0.mult * p1.mult * p2.mult * p3.mult
-                    s.hand[dseat] = p0.d | p1.d | p2.d | p3.d
-                    s.hand[(dseat + 1) % 3] = p0.lm | p1.lm | p2.lm | p3.lm
-                    s.hand[(dseat + 2) % 3] = p0.rm | p1.rm | p2.rm | p3.rm
+                    s.hand[dseat] = d3 | p3.d
+                    s.hand[(dseat + 1) % 3] = l3 | p3.lm
+                    s.hand[(dseat + 2) % 3] = r3 | p3.rm
                     s.leader = 0
                     s.tlen = 0
+                    nodes0 = s.nodes
+                    probes0 = s.tt.probes
                     r = dd_lose(s)
+                    searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
                     E.classes += 1
                     E.worlds += m
                     if r:

@@ -144,7 +144,8 @@ class NullOuvertAnalyser:
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
-    def suit_patterns(hand: Mask, pool: Mask, k: int, suit: int) -> list[tuple[int, int, int, int, int, int, Mask, Mask]]:
+    def suit_patterns(hand: Mask, pool: Mask, k: int, suit: int,
+                      defender_leads: bool = False) -> list[tuple[int, int, int, int, int, int, Mask, Mask]]:
         """Distinct rank-normalised patterns of one suit with multiplicities.
 
         Each entry is ``(k_s, l_s, d, left, right, mult, skat_rep, left_rep)``:
@@ -152,7 +153,15 @@ class NullOuvertAnalyser:
         *d*, *left*, *right* the declarer's and defenders' cards compressed
         onto the suit's live cards (bit i = the i-th lowest live card) and
         placed in the suit's byte; *mult* the number of real choices (skat
-        part, left part) giving it; one representative real choice.
+        part, left part) giving it; one representative real choice, the first
+        in the order of the choices.
+
+        With *defender_leads* (a defender leads the first trick), a suit that
+        is safe for the declarer (his i-th lowest card has at most i other
+        live cards below it) takes its canonical form, his cards lowest and
+        the defenders' above them in their own order: it plays alike (the
+        double-dummy search keys such suits the same way, nullouvert_dd.pxi),
+        so the patterns that agree in it are one.
         """
         base = suit * 8
         d_cards = [c for c in range(base, base + 8) if hand >> c & 1]
@@ -162,6 +171,8 @@ class NullOuvertAnalyser:
             for skat_part in itertools.combinations(p_cards, ks):
                 rest = [c for c in p_cards if c not in skat_part]
                 live = sorted(d_cards + rest)
+                if defender_leads and all(live.index(c) <= 2 * i for i, c in enumerate(d_cards)):
+                    live = d_cards + rest
                 pos = {c: i for i, c in enumerate(live)}
                 dmask = sum(1 << pos[c] for c in d_cards)
                 for ls in range(len(rest) + 1):
@@ -186,7 +197,7 @@ class NullOuvertAnalyser:
         *pool*: the unseen cards (defenders' hands plus the k unseen skat cards).
         """
         n = hand.bit_count()
-        pats = [self.suit_patterns(hand, pool, k, s) for s in range(4)]
+        pats = [self.suit_patterns(hand, pool, k, s, defender_leads=declarer != 0) for s in range(4)]
         plain = [[p[:6] for p in suit] for suit in pats]
         worlds, lost, classes, first = self.solver.count_worlds(plain, declarer, k, n)
         world = None
@@ -385,10 +396,11 @@ def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask 
 
 
 #: Default table sizes (MiB): a hand game has ~30x more classes of worlds, whose
-#: shared positions need a bigger table (measured: 256 MiB cuts the nodes of a
-#: hard hand game fivefold against 32 MiB; more gains nothing).
+#: shared positions need a bigger table (measured on the benchmark's hardest hand
+#: game: 64 MiB +7% nodes against 128 MiB, 256 MiB -0.7% nodes but 0.3 s more of
+#: the kernel's time to hand the process its pages on first touch).
 TT_MB_KNOWN_SKAT = 32
-TT_MB_UNKNOWN_SKAT = 256
+TT_MB_UNKNOWN_SKAT = 128
 
 
 def analyse(hand: str | Iterable[Card] | Mask, *, declarer: int | str, skat: str | Iterable[Card] | Mask | None = None,

@@ -107,7 +107,7 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @json_option
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
               help="Double-dummy table size in MiB (the honest-search memo gets half)  "
-                   "[default: 32 with --skat, 256 without].")
+                   "[default: 32 with --skat, 128 without].")
 def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int | None) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     try:
