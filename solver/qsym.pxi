@@ -10,8 +10,9 @@
 # A's card has above, and below, B's.  That holds line by line, so it holds
 # for the values: bounds [lo, hi] known for B give [lo - LESS, hi + MORE]
 # for A.  (Bounding both sides by the sum of all the differences, as the
-# method is usually stated, took 82% more nodes on the benchmark.  The exact
-# table's canonical keys are the case of no difference at all.)
+# method is usually stated, took 82% more nodes on the benchmark.  Positions
+# whose interchangeable cards differ, 7 for 8 say, are the case of no
+# difference at all: the exact table leaves them to this one in points mode.)
 #
 # The abstract key of a position is its three hands with each follow group's
 # live cards compressed onto the group's lowest bits: it records who holds
@@ -36,7 +37,7 @@ ctypedef struct QSEntry:
     uint32_t a0                 # abstract hands of seats 0, 1, 2
     uint32_t a1
     uint32_t a2
-    uint32_t live               # live cards (canonical) of the position the bounds are for
+    uint32_t live               # live cards of the position the bounds are for
     uint32_t meta
 
 ctypedef struct QSBucket:

@@ -199,7 +199,17 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
         if lower >= beta:
             return lower
         keymeta = s.keymeta_ctx | <uint32_t>s.leader
-        canonical_hands(&s.blocks, s.hand[0], s.hand[1], s.hand[2], key)
+        if s.qs_on:
+            # Points mode: the exact key is the hands themselves.  Positions
+            # that differ only by which cards of an interchangeable run are
+            # live share their abstract key at distance 0, so the
+            # quasi-symmetric table merges them; canonical exact keys on top
+            # cost more time than the probes they saved.
+            key[0] = s.hand[0]
+            key[1] = s.hand[1]
+            key[2] = s.hand[2]
+        else:
+            canonical_hands(&s.blocks, s.hand[0], s.hand[1], s.hand[2], key)
         e = tt_find(s.tt, key[0], key[1], key[2], keymeta)
         if SKATDD_STATS:
             s.tt.probes += 1
