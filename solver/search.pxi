@@ -160,7 +160,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     if SKATDD_STATS:
         s.nodes += 1
 
-    # Step 1. Trick boundary: trivial ends, bounds and the transposition table.
+    # Step 1. Trick boundary: trivial ends, the tables, then cheap bounds.
     if s.trick_len == 0:
         remaining = s.hand[0] | s.hand[1] | s.hand[2]
         if remaining == 0:
@@ -175,29 +175,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return 0
         if cards_each == 2:
             return two_tricks(s)
-        # Cheap bounds: trumps above every trump of the other side win their tricks.
-        sure_bounds(s, maxq, &lower, &upper)
-        if upper <= alpha:
-            return upper
-        if lower >= beta:
-            return lower
-        if s.scorer[s.leader] == s.maxer[s.leader]:
-            v = quick_tricks(s)
-            if s.scorer[s.leader]:
-                if v > lower:
-                    lower = v
-            elif maxq - v < upper:
-                upper = maxq - v
-        elif s.null_mode and not s.scorer[s.leader]:
-            v = null_defenders_lead(s)
-            if v == 0:
-                return 0                    # the declarer can never be forced
-            if v > 0 and lower < s.trick_weight:
-                lower = s.trick_weight      # he must take this very trick
-        if upper <= alpha:
-            return upper
-        if lower >= beta:
-            return lower
         keymeta = s.keymeta_ctx | <uint32_t>s.leader
         if s.qs_on:
             # Points mode: the exact key is the hands themselves.  Positions
@@ -228,6 +205,32 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             canonical_hands(&s.groups, key[0], key[1], key[2], akey)
             if qs_probe(s.qs, &s.lay, s.weight, akey, key[0] | key[1] | key[2], keymeta, alpha, beta, &v):
                 return v
+        # Cheap bounds: trumps above every trump of the other side win their
+        # tricks.  After the tables: they settle most positions that reach
+        # them, so the bounds run less often (measured: 1.2-1.5% fewer nodes,
+        # 3.5-5% less time; before the quasi-symmetric table no gain).
+        sure_bounds(s, maxq, &lower, &upper)
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
+        if s.scorer[s.leader] == s.maxer[s.leader]:
+            v = quick_tricks(s)
+            if s.scorer[s.leader]:
+                if v > lower:
+                    lower = v
+            elif maxq - v < upper:
+                upper = maxq - v
+        elif s.null_mode and not s.scorer[s.leader]:
+            v = null_defenders_lead(s)
+            if v == 0:
+                return 0                    # the declarer can never be forced
+            if v > 0 and lower < s.trick_weight:
+                lower = s.trick_weight      # he must take this very trick
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
     elif s.trick_len == 2 and last_card_decides(s, seat, alpha, beta, &v):
         return v
 
