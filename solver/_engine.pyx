@@ -144,6 +144,7 @@ cdef class Engine:
         init_group_blocks(&self.s.groups, &self.s.lay)
         self.s.qs_on = mode == MODE_POINTS
         init_weight_bytes(&self.s)
+        init_same_weight(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)
         self.s.trick_bits = 0

@@ -46,6 +46,7 @@ ctypedef struct Search:
     uint8_t maxer[3]          # 1: seat maximises Q
     uint8_t weight[32]        # per internal card: points it adds to a trick's weight
     uint8_t weight_byte[4][256]   # weight of each byte of a mask, for weight_of()
+    uint32_t same_weight[32]  # per internal card: the cards of its group that weigh as much (moves.pxi)
     int trick_weight          # added per trick (1 in trick modes, 0 in points mode)
     bint null_mode            # MODE_NULL: the defenders try to give the declarer a trick
     int leader                # seat leading the current trick
