@@ -4,7 +4,7 @@
 The engine works on 32-bit masks in a per-contract internal layout
 (layout.pxi), searches with fail-soft alpha-beta (search.pxi, with move
 ordering in moves.pxi and cheap bounds in bounds.pxi), caches bounds at
-trick boundaries under canonical keys in a bounded transposition table
+trick boundaries under exact keys in a bounded transposition table
 (tt.pxi) and, for positions alike up to the points of their cards, in a
 quasi-symmetric table (qsym.pxi), and answers queries through the drivers
 (drivers.pxi).  bits.pxi and play.pxi are shared with the null-ouvert
@@ -144,6 +144,7 @@ cdef class Engine:
         init_group_blocks(&self.s.groups, &self.s.lay)
         self.s.qs_on = mode == MODE_POINTS
         init_weight_bytes(&self.s)
+        init_same_weight(&self.s)
         self.s.leader = leader
         self.s.trick_len = len(trick)
         self.s.trick_bits = 0

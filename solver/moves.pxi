@@ -39,8 +39,20 @@ cdef inline void lead_info(const Search* s, int seat, LeadInfo* info) noexcept n
                         info.opp_ruffs |= 1 << g
 
 
-cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t live, const LeadInfo* info) noexcept nogil:
-    """Ordering score of leading *c* (higher first).
+cdef void init_same_weight(Search* s) noexcept nogil:
+    """Fill s.same_weight (for order_moves' equivalence test) from the layout and the card weights."""
+    cdef int c, d
+    cdef uint32_t group
+    for c in range(32):
+        group = s.lay.group_mask[s.lay.group_of[c]]
+        s.same_weight[c] = 0
+        for d in range(32):
+            if (group >> d) & 1 and s.weight[d] == s.weight[c]:
+                s.same_weight[c] |= (<uint32_t>1) << d
+
+
+cdef inline int lead_score(const Search* s, int seat, int c, uint32_t nxt_bit, uint32_t live, const LeadInfo* info) noexcept nogil:
+    """Ordering score of leading *c* (higher first); *nxt_bit* is the next live card above it, of any group.
 
     A side that wants tricks cashes sure winners (top card of a group that no
     opponent can ruff), then leads low to the partner's top card or to his
@@ -64,7 +76,7 @@ cdef inline int lead_score(const Search* s, int seat, int c, int nxt, uint32_t l
                 return 2000 - (c & 31)
             return 1000 - (c & 31)
         return -(c & 31)
-    if nxt < 0:
+    if (nxt_bit & group) == 0:             # c is its group's top live card
         if is_trump:
             if info.opp_trumps == 0:
                 return -1000 + s.weight[c]
@@ -117,8 +129,8 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     mover gives as little as he can.
     """
     cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
-    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0
-    cdef int n = 0, c, nxt, sc, led = -1, wbit = -1, owner, third
+    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0, above, nxt_bit
+    cdef int n = 0, c, sc, led = -1, wbit = -1, owner, third
     cdef int scores[MAX_MOVES]
     cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
     cdef int good_scorer = s.maxer[seat]   # a trick won by a seat with scorer == this is good for the mover
@@ -146,13 +158,16 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     while rest:
         c = bit_index(rest)
         rest &= rest - 1
-        nxt = next_above(s, c, live)
-        if nxt >= 0 and (s.hand[seat] >> nxt) & 1 and s.weight[nxt] == s.weight[c]:
+        # The next live card above c (its group's, when the group holds one:
+        # groups are contiguous); unsigned arithmetic makes it 0 for c = 31.
+        above = live & ~(((<uint32_t>2) << c) - 1)
+        nxt_bit = above & (0 - above)
+        if nxt_bit & s.hand[seat] & s.same_weight[c]:
             continue
         # Heuristic score: higher is tried earlier.
         beats = ((winning_mask >> c) & 1) != 0 and c > wbit
         if s.trick_len == 0:
-            sc = lead_score(s, seat, c, nxt, live, &info)
+            sc = lead_score(s, seat, c, nxt_bit, live, &info)
         elif s.trick_len == 1:
             owner = seat if beats else s.leader
             if legal3 and high_bit(legal3) > (c if beats else wbit):

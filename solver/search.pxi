@@ -46,6 +46,7 @@ ctypedef struct Search:
     uint8_t maxer[3]          # 1: seat maximises Q
     uint8_t weight[32]        # per internal card: points it adds to a trick's weight
     uint8_t weight_byte[4][256]   # weight of each byte of a mask, for weight_of()
+    uint32_t same_weight[32]  # per internal card: the cards of its group that weigh as much (moves.pxi)
     int trick_weight          # added per trick (1 in trick modes, 0 in points mode)
     bint null_mode            # MODE_NULL: the defenders try to give the declarer a trick
     int leader                # seat leading the current trick
@@ -160,7 +161,7 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
     if SKATDD_STATS:
         s.nodes += 1
 
-    # Step 1. Trick boundary: trivial ends, bounds and the transposition table.
+    # Step 1. Trick boundary: trivial ends, the tables, then cheap bounds.
     if s.trick_len == 0:
         remaining = s.hand[0] | s.hand[1] | s.hand[2]
         if remaining == 0:
@@ -175,7 +176,40 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return 0
         if cards_each == 2:
             return two_tricks(s)
-        # Cheap bounds: trumps above every trump of the other side win their tricks.
+        keymeta = s.keymeta_ctx | <uint32_t>s.leader
+        if s.qs_on:
+            # Points mode: the exact key is the hands themselves.  Positions
+            # that differ only by which cards of an interchangeable run are
+            # live share their abstract key at distance 0, so the
+            # quasi-symmetric table merges them; canonical exact keys on top
+            # cost more time than the probes they saved.
+            key[0] = s.hand[0]
+            key[1] = s.hand[1]
+            key[2] = s.hand[2]
+        else:
+            canonical_hands(&s.blocks, s.hand[0], s.hand[1], s.hand[2], key)
+        e = tt_find(s.tt, key[0], key[1], key[2], keymeta)
+        if SKATDD_STATS:
+            s.tt.probes += 1
+        if e != NULL:
+            if SKATDD_STATS:
+                s.tt.hits += 1
+            lower = (e.meta >> LB_SHIFT) & BOUND_MASK
+            upper = (e.meta >> UB_SHIFT) & BOUND_MASK
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if e.meta & BEST_VALID:
+                tt_move = (e.meta >> BEST_SHIFT) & 31
+        if s.qs_on:
+            canonical_hands(&s.groups, key[0], key[1], key[2], akey)
+            if qs_probe(s.qs, &s.lay, s.weight, akey, key[0] | key[1] | key[2], keymeta, alpha, beta, &v):
+                return v
+        # Cheap bounds: trumps above every trump of the other side win their
+        # tricks.  After the tables: they settle most positions that reach
+        # them, so the bounds run less often (measured: 1.2-1.5% fewer nodes,
+        # 3.5-5% less time; before the quasi-symmetric table no gain).
         sure_bounds(s, maxq, &lower, &upper)
         if upper <= alpha:
             return upper
@@ -198,26 +232,6 @@ cdef int ab(Search* s, int alpha, int beta) noexcept nogil:
             return upper
         if lower >= beta:
             return lower
-        keymeta = s.keymeta_ctx | <uint32_t>s.leader
-        canonical_hands(&s.blocks, s.hand[0], s.hand[1], s.hand[2], key)
-        e = tt_find(s.tt, key[0], key[1], key[2], keymeta)
-        if SKATDD_STATS:
-            s.tt.probes += 1
-        if e != NULL:
-            if SKATDD_STATS:
-                s.tt.hits += 1
-            lower = (e.meta >> LB_SHIFT) & BOUND_MASK
-            upper = (e.meta >> UB_SHIFT) & BOUND_MASK
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if e.meta & BEST_VALID:
-                tt_move = (e.meta >> BEST_SHIFT) & 31
-        if s.qs_on:
-            canonical_hands(&s.groups, key[0], key[1], key[2], akey)
-            if qs_probe(s.qs, &s.lay, s.weight, akey, key[0] | key[1] | key[2], keymeta, alpha, beta, &v):
-                return v
     elif s.trick_len == 2 and last_card_decides(s, seat, alpha, beta, &v):
         return v
 
