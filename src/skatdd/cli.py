@@ -9,7 +9,10 @@ failures that are not the input's fault.
 from __future__ import annotations
 
 import io
+import signal
 import sys
+import threading
+from typing import NoReturn
 
 import click
 
@@ -39,18 +42,32 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="skatdd", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        _exit(130)
     except click.ClickException as exc:
         shown = io.StringIO()
         exc.show(file=shown)
         sys.stderr.write(shorten_quoted(shown.getvalue()))
-        sys.exit(exc.exit_code)
+        _exit(exc.exit_code)
     except SkatddError as exc:
         click.echo(f"Error: {exc}", err=True)
-        sys.exit(2)
+        _exit(2)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        sys.exit(130)
+        _exit(130)
     except BrokenPipeError:
-        sys.exit(0)
-    sys.exit(0)
+        _exit(0)
+    _exit(0)
+
+
+def _exit(status: int) -> NoReturn:
+    """End with *status*, ignoring Ctrl-C from here on.
+
+    Everything is written by now.  The interpreter's shutdown resets Python's
+    own Ctrl-C handler to the system default, so a Ctrl-C arriving in those
+    last milliseconds (batch workers being joined) would kill the process by
+    the signal: no message and a status that says nothing of the finished
+    work.  An ignored signal stays ignored through the shutdown.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)
