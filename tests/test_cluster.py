@@ -159,7 +159,7 @@ def test_address_parsing() -> None:
     for bad in ("local:0", "local:x", " "):
         with pytest.raises(SkatddError):
             cluster.parse_address(bad)
-    assert cluster.chunk_size(400, 2) == 13 and cluster.chunk_size(None, 2) == cluster.CHUNK_LINES
+    assert cluster.chunk_size(400, 2) == 50 and cluster.chunk_size(None, 2) == cluster.CHUNK_LINES
     assert cluster.chunk_size(10**7, 64) == cluster.CHUNK_LINES
 
 
