@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from functools import partial
 
 import pytest
@@ -256,3 +257,11 @@ def test_subprocess_json():
     proc = run_process("--game", "G", "--announce", "ouvert", "--matadors", "4", "--points", "120", "--tricks", "10", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["score"] == 264
+
+
+def test_main_called_in_process_keeps_the_callers_ctrl_c(capsys) -> None:
+    # The console entry point ignores Ctrl-C once it has decided its status, but only when the process
+    # ends there: a caller's later child processes would inherit an ignored SIGINT.
+    before = signal.getsignal(signal.SIGINT)
+    code, _, _ = run_main(capsys, "--game", "clubs", "--matadors", "1", "--points", "70")
+    assert code == 0 and signal.getsignal(signal.SIGINT) is before
