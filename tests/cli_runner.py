@@ -7,6 +7,7 @@ whichever was loaded last when both folders are collected together.
 """
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,13 @@ def run_skatdd(*args: str, input: str | None = None, timeout: float = 300) -> su
     """Run ``python -m skatdd ARGS`` in a real process from the repository root; text output captured."""
     return subprocess.run([sys.executable, "-m", "skatdd", *args], capture_output=True, text=True,
                           input=input, timeout=timeout, cwd=ROOT)
+
+
+def default_ctrl_c() -> None:
+    """``preexec_fn`` for a command a test interrupts: the child starts with Ctrl-C's default action.
+
+    A child inherits an ignored SIGINT, and a shell ignores it in the jobs it
+    starts in the background; the command would then never see the test's
+    Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

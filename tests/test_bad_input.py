@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli_runner import default_ctrl_c
 from skatdd import memory
 from skatdd.cli import cli
 from skatdd.errors import quote
@@ -216,7 +217,7 @@ def test_null_ouvert_without_skat_stops_at_once_on_ctrl_c() -> None:
     # must not wait for the search.
     proc = subprocess.Popen([sys.executable, "-m", "skatdd", "null-ouvert", "C7 C8 CK S7 S9 H7 H8 HT D7 DJ",
                              "--declarer", "R"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_ctrl_c)
     time.sleep(1.5)  # well inside the search, after the interpreter started
     if proc.poll() is not None:
         pytest.skip("the search ended before the signal (a much faster machine)")

@@ -248,7 +248,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     path.write_text("\n".join(rows) + "\n")
     proc = subprocess.Popen([sys.executable, "-m", "skatdd", "batch", str(path), "--jobs", "2", "--tt-mb", "16"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=cli_runner.default_ctrl_c)
     assert proc.stdout is not None
     first = proc.stdout.readline()  # wait until at least one result is out
     time.sleep(0.2)

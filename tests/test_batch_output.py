@@ -32,6 +32,7 @@ from skatdd.table import COLUMNS, table_row
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from cli_runner import default_ctrl_c  # noqa: E402
 from run_records import records, strip_stats  # noqa: E402
 
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
@@ -153,7 +154,8 @@ def test_interrupted_run_then_resume_equals_one_run(tmp_path: Path) -> None:
     source.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "skatdd", "batch", str(source), "--jobs", "2", "--tt-mb", "16",
-                             "-o", str(out)], stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True)
+                             "-o", str(out)], stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+                            preexec_fn=default_ctrl_c)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 2):
         time.sleep(0.02)

@@ -30,6 +30,7 @@ distributed = pytest.importorskip("distributed")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from cli_runner import default_ctrl_c  # noqa: E402
 from run_records import records, strip_stats  # noqa: E402
 
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
@@ -124,7 +125,7 @@ def test_interrupted_cluster_run_resumes_to_the_same_file(scheduler: Any, positi
     out = tmp_path / "out.jsonl"
     args = [sys.executable, "-m", "skatdd", "batch", str(positions), "--dask", scheduler.scheduler.address, *TT,
             "-o", str(out)]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=default_ctrl_c)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
         time.sleep(0.01)
