@@ -234,16 +234,11 @@ cdef uint16_t SAFE_CANON[256]
 
 
 cdef void init_safe_canon() noexcept nogil:
-    cdef int c, i, pos, safe
+    cdef int c
     for c in range(256):
-        safe = 1
-        i = 0
-        for pos in range(8):
-            if (c >> pos) & 1:
-                if pos > 2 * i:
-                    safe = 0
-                i += 1
-        SAFE_CANON[c] = ((1 << i) - 1) if safe else UNSAFE
+        # Compressed onto the live cards, every position of the suit below
+        # one of his cards that is not his holds another live card.
+        SAFE_CANON[c] = ((1 << __builtin_popcount(c)) - 1) if suit_safe(c, 0xFF & ~c) else UNSAFE
 
 
 cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
