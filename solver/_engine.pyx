@@ -225,7 +225,8 @@ cdef class Engine:
         cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
         cdef uint32_t legal = legal_bits(&self.s.lay, self.s.hand[seat], led)
         cdef uint32_t live = self.s.hand[0] | self.s.hand[1] | self.s.hand[2] | self.s.trick_bits
-        cdef int c, rep, nxt, r, node_q = -1
+        cdef int c, rep, r, node_q = -1
+        cdef uint32_t nxt
         cdef bint want_exact = exact
         if want_exact:
             with nogil:
@@ -235,11 +236,11 @@ cdef class Engine:
         for c in range(31, -1, -1):
             if not (legal >> c) & 1:
                 continue
-            rep = c
-            nxt = next_above(&self.s, rep, live)
-            while nxt >= 0 and (self.s.hand[seat] >> nxt) & 1 and self.s.weight[nxt] == self.s.weight[rep]:
-                rep = nxt
-                nxt = next_above(&self.s, rep, live)
+            rep = c        # the highest card of c's class of interchangeable cards, as order_moves() keeps
+            nxt = next_live_above(rep, live)
+            while nxt & self.s.hand[seat] & self.s.same_weight[rep]:
+                rep = bit_index(nxt)
+                nxt = next_live_above(rep, live)
             if rep not in cache:
                 with nogil:
                     if want_exact:

@@ -40,16 +40,3 @@ cdef void init_pext_table() noexcept nogil:
                         out |= 1 << k
                     k += 1
             PEXT8[live][held] = out
-
-
-cdef inline uint32_t pext_small(uint32_t held, uint32_t live) noexcept nogil:
-    """Bits of *held* compressed to the ranks of *live* (any width; PEXT8 below 256)."""
-    cdef uint32_t out = 0, bit = 1
-    if live < 256:
-        return PEXT8[live][held]
-    while live:
-        if held & live & (~live + 1):
-            out |= bit
-        bit <<= 1
-        live &= live - 1
-    return out

@@ -78,20 +78,21 @@ cdef void build_layout(Layout* lay, int game) noexcept nogil:
         lay.points[lay.to_internal[c]] = RANK_POINTS[c & 7]
 
 
-cdef inline uint32_t to_internal_mask(const Layout* lay, uint32_t cards) noexcept nogil:
+cdef inline uint32_t permute_mask(const uint8_t* where, uint32_t bits) noexcept nogil:
+    """The mask with each bit b of *bits* moved to where[b]."""
     cdef uint32_t out = 0
-    while cards:
-        out |= (<uint32_t>1) << lay.to_internal[bit_index(cards)]
-        cards &= cards - 1
+    while bits:
+        out |= (<uint32_t>1) << where[bit_index(bits)]
+        bits &= bits - 1
     return out
+
+
+cdef inline uint32_t to_internal_mask(const Layout* lay, uint32_t cards) noexcept nogil:
+    return permute_mask(lay.to_internal, cards)
 
 
 cdef inline uint32_t to_card_mask(const Layout* lay, uint32_t bits) noexcept nogil:
-    cdef uint32_t out = 0
-    while bits:
-        out |= (<uint32_t>1) << lay.to_card[bit_index(bits)]
-        bits &= bits - 1
-    return out
+    return permute_mask(lay.to_card, bits)
 
 
 cdef inline uint32_t legal_bits(const Layout* lay, uint32_t hand, int led_bit) noexcept nogil:

@@ -129,7 +129,7 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     mover gives as little as he can.
     """
     cdef uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits
-    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0, above, nxt_bit
+    cdef uint32_t rest = legal, winning_mask = 0, legal3 = 0, nxt_bit
     cdef int n = 0, c, sc, led = -1, wbit = -1, owner, third
     cdef int scores[MAX_MOVES]
     cdef bint ally_winning = False, third_is_ally = False, beats, ends_good
@@ -158,10 +158,7 @@ cdef int order_moves(Search* s, int seat, uint32_t legal, int first, int* out) n
     while rest:
         c = bit_index(rest)
         rest &= rest - 1
-        # The next live card above c (its group's, when the group holds one:
-        # groups are contiguous); unsigned arithmetic makes it 0 for c = 31.
-        above = live & ~(((<uint32_t>2) << c) - 1)
-        nxt_bit = above & (0 - above)
+        nxt_bit = next_live_above(c, live)
         if nxt_bit & s.hand[seat] & s.same_weight[c]:
             continue
         # Heuristic score: higher is tried earlier.

@@ -95,14 +95,17 @@ cdef inline void unplay_card(Search* s, int seat, int c) noexcept nogil:
     s.hand[seat] |= (<uint32_t>1) << c
 
 
-cdef inline int next_above(const Search* s, int c, uint32_t live) noexcept nogil:
-    """Lowest live card above *c* in c's follow group, or -1."""
-    cdef uint32_t above = live & s.lay.group_mask[s.lay.group_of[c]] & ~((((<uint32_t>2) << c)) - 1)
-    if c == 31:
-        above = 0
-    if above == 0:
-        return -1
-    return bit_index(above)
+cdef inline uint32_t next_live_above(int c, uint32_t live) noexcept nogil:
+    """The lowest live card above *c*, of any group, as a one-bit mask (0: none).
+
+    Groups are contiguous, so it is c's group's next card when that group
+    has one.  Unsigned arithmetic makes the mask of cards above 31 empty.
+    With ``& hand & s.same_weight[c]`` it tells whether c and the card above
+    are interchangeable (same holder, same group, same weight, nothing
+    between), the equivalence order_moves() and card_values() share.
+    """
+    cdef uint32_t above = live & ~(((<uint32_t>2) << c) - 1)
+    return above & (0 - above)
 
 
 cdef inline int index_in_trick(const Search* s, int c) noexcept nogil:
