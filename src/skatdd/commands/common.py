@@ -1,7 +1,6 @@
 """Options and helpers shared by several commands."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
@@ -12,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import SkatddError
+from ..json_text import json_text
 from ..memory import check_table_mib
 from ..rules import parse_game, parse_seat
 
@@ -76,7 +76,7 @@ SEAT = SeatType()
 
 def emit_json(obj: Any) -> None:
     """Print *obj* as one line of JSON."""
-    click.echo(json.dumps(obj, ensure_ascii=False))
+    click.echo(json_text(obj))
 
 
 T = TypeVar("T")

@@ -8,11 +8,19 @@ whether or not the caller needs it, so ``best`` refuses what ``solve``
 refuses.  Hostile JSON (nesting deeper than Python's recursion limit,
 numbers of thousands of digits) is answered with
 :class:`~skatdd.errors.DealFormatError` like any other malformed input.
+
+:func:`load_json` is the one place JSON input is decoded (deals, positions,
+the ``id`` of a line in a file of many, an output file read back by
+``--resume``).  It is strict: ``NaN``, ``Infinity``, ``-Infinity`` and
+numbers too large for a float (``1e400``), which Python's json module reads
+as non-finite floats and would write back as ``NaN``/``Infinity``, are
+refused, so a result never echoes what strict parsers reject.
 """
 from __future__ import annotations
 
 import json
-from typing import Any
+import math
+from typing import Any, NoReturn
 
 from ..cards import Card, mask_of, split_card_tokens
 from ..errors import DealFormatError, InvalidSeatError, SkatddError, quote, with_context
@@ -48,7 +56,7 @@ def _describe(value: Any) -> str:
     """Short description of a JSON value: ``number 3``, ``string 'x'``, ``array``..."""
     kind = _json_type(value)
     if kind == "boolean":
-        return f"{kind} {json.dumps(value)}"
+        return f"{kind} {'true' if value else 'false'}"
     if kind == "number":
         return f"{kind} {quote(value)}"
     if kind == "string":
@@ -56,10 +64,32 @@ def _describe(value: Any) -> str:
     return kind
 
 
+class _NotFinite(ValueError):
+    """A number in the JSON text that is no finite float (raised by the decoder's hooks)."""
+
+
+def _refuse_constant(token: str) -> NoReturn:
+    raise _NotFinite(f"{token} is not JSON (expected a finite number)")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _NotFinite(f"number {quote(token, bare=True)} is too large: expected a finite number")
+    return value
+
+
 def load_json(text: str | bytes | bytearray) -> Any:
-    """``json.loads`` with every failure turned into one-line :class:`DealFormatError`."""
+    """Strict ``json.loads``: every failure, and any number that is not finite, is one-line :class:`DealFormatError`.
+
+    ``NaN``, ``Infinity`` and ``-Infinity`` (no JSON at all) and numbers
+    beyond a float's range such as ``1e400`` are refused wherever they
+    appear, so nothing read can be written back as invalid JSON.
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except _NotFinite as exc:
+        raise DealFormatError(f"malformed JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         hint = ": one deal per input expected (use 'skatdd batch' for many)" if exc.msg == "Extra data" else ""
         raise DealFormatError(f"malformed JSON: {exc}{hint}") from None
