@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -75,8 +75,14 @@ SEAT = SeatType()
 
 
 def emit_json(obj: Any) -> None:
-    """Print *obj* as one line of JSON."""
+    """Print *obj* as one line of strict JSON (:func:`~skatdd.json_text.json_text`)."""
     click.echo(json_text(obj))
+
+
+def print_warnings(warnings: Iterable[str]) -> None:
+    """Print each of an input's warnings (:attr:`skatdd.readers.DealInput.warnings`) as one ``Warning:`` line on stderr."""
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
 
 
 T = TypeVar("T")

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from ..cards import Card, mask_of, split_card_tokens
 from ..errors import DealFormatError, InvalidSeatError, SkatddError, quote, with_context
 from ..rules import SEAT_NAMES, Game, parse_game, parse_seat
-from ..spec import GameSpec, normalise_announce
+from ..spec import GameSpec, kept_announcements, normalise_announce
 from .deal_input import DealInput
 from .text import CardLedger, parse_tokens
 
@@ -179,18 +179,31 @@ def deal_from_json(
     ``"ouvert"`` announced is null ouvert.
 
     Keyword arguments override the object: *game* (with *ouvert*) replaces
-    the contract (the object's announcements other than ``ouvert`` stay),
+    the contract (the object's announcements stay as
+    :func:`~skatdd.spec.kept_announcements` says: not ``ouvert``, and for a
+    null neither ``schneider`` nor ``schwarz``),
     *declarer* the declarer.  Without a ``game`` or ``declarer`` from either
     side the result has no ``spec`` (``require_spec()`` names the missing
-    field), but everything given is still validated, as a grand by forehand
-    would be (a null without a skat).  ``dealt_hands`` are the hands when they are ten cards each
-    with no ``played`` and no ``trick``.
+    field).  An object without play (no ``played``, no ``trick``: a deal
+    before play, what ``best`` reads) is still validated, as a grand by
+    forehand would be (a null without a skat): the card counts do not depend
+    on the game, and no game allows an announcement a grand refuses.  Play
+    needs the game and the declarer to be checked (the legality of each
+    card, who took which trick), so with ``played`` or ``trick`` the missing
+    field is raised at once.
+    ``dealt_hands`` are the hands when they are ten cards each with a
+    two-card skat, no ``played`` and no ``trick``.
+
+    The declaration is validated with the deal (see
+    :meth:`~skatdd.spec.GameSpec.validate`): schneider or schwarz announced
+    without ``hand`` is refused here, whatever the command.
 
     Raises :class:`DealFormatError` (malformed JSON, a field of the wrong
     type or out of range), :class:`InvalidCardError`,
     :class:`DuplicateCardError`, :class:`CardCountError`,
-    :class:`InvalidGameError`, :class:`InvalidSeatError` or
-    :class:`IllegalPlayError`, each naming the field and token.
+    :class:`InvalidGameError`, :class:`InvalidSeatError`,
+    :class:`IllegalPlayError` or :class:`ScoringError` (a declaration the
+    rules forbid), each naming the field and token.
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = load_json(obj)
@@ -203,7 +216,7 @@ def deal_from_json(
     missing: SkatddError | None = None
     if game is not None:
         the_game, the_ouvert = game, ouvert
-        announce = [a for a in announce if a != "ouvert"]
+        announce = kept_announcements(announce, game)
     elif own_game is not None:
         the_game, the_ouvert = own_game
     else:
@@ -250,6 +263,10 @@ def deal_from_json(
         defender_tricks=_int_field(obj, "defender_tricks", None),
         played=played, hand=hand, announce=announce, bid=_int_field(obj, "bid", None),
     )
+    if missing is not None and (played or trick):
+        # Whether a card may be played, and who won which trick, depend on the game and the declarer:
+        # checked in a guessed game, the play would be reported for a fault the guess made up.
+        raise missing
     spec.validate()
     before_play = not played and not trick and all(len(h) == 10 for h in hands) and len(skat) == 2
     return DealInput(
