@@ -23,6 +23,7 @@ from skatdd.cli import cli
 from skatdd.errors import DealFormatError, ScoringError
 from skatdd.iss import parse_iss, replay, replay_warnings
 from skatdd.readers import deal_from_json, parse_input
+from skatdd.rules import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = [line for line in (ROOT / "tests" / "data" / "iss-games.txt").read_text().splitlines() if line.strip()]
@@ -232,3 +233,14 @@ def test_best_lists_the_warning_in_its_json_too(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in many.stdout.splitlines()]
     assert "warnings" not in rows[0] and "v:-60" in rows[1]["warnings"][0]
     assert many.stderr.strip().splitlines() == [f"Warning: line 2: {rows[1]['warnings'][0]}"]
+
+
+def test_a_null_put_in_by_game_drops_the_announcements_a_null_cannot_take() -> None:
+    # Record 26496 is clubs hand schwarz announced: --game null asks how the same cards play as a null.
+    record = next(line for line in FIXTURES if "ID[26496]" in line)
+    found = parse_input(record, game=Game.NULL)
+    assert found.spec is not None and found.spec.announce == [] and found.spec.hand
+    assert parse_input(record, game=Game.GRAND).require_spec().announce == ["schneider", "schwarz"]
+    obj = {**DEAL_JSON, "game": "clubs", "declarer": 0, "hand": True, "announce": ["schwarz"]}
+    assert invoke("solve", json.dumps(obj), "--game", "null").exit_code == 0
+    assert invoke("solve", record, "--game", "null").exit_code == 0
