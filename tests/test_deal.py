@@ -645,9 +645,15 @@ def test_spec_normalises_declaration():
 
 
 def test_spec_declaration_uses_scoring_rules():
-    spec = position_from_json(example_json(announce=["schneider"]))
+    # The reader refuses a declaration the rules forbid (tests/test_reader_verdict.py), and so does validate().
+    with pytest.raises(ScoringError):
+        position_from_json(example_json(announce=["schneider"]))
+    spec = position_from_json(example_json())
+    spec.announce = ["schneider"]
     with pytest.raises(ScoringError):
         spec.declaration()
+    with pytest.raises(ScoringError):
+        spec.validate()
 
 
 def test_spec_validate_rejects_bad_direct_construction():

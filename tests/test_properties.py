@@ -104,10 +104,13 @@ def specs(draw: st.DrawFn) -> GameSpec:
     start, played = draw(playouts(max_cards=29))
     game = start.game
     ouvert = game.is_null and draw(st.booleans())
-    announce = draw(st.lists(st.sampled_from(["schneider", "schwarz", "ouvert"]), max_size=3))
+    hand = draw(st.booleans())
+    # A valid declaration: schneider and schwarz only in a suit or grand hand game (ouvert implies hand).
+    levels = ["schneider", "schwarz", "ouvert"] if hand and not game.is_null else ["ouvert"]
+    announce = draw(st.lists(st.sampled_from(levels), max_size=3))
     common: dict[str, Any] = dict(
         id=draw(st.none() | st.integers() | st.text(max_size=5)), game=game, ouvert=ouvert,
-        declarer=start.declarer, hand=draw(st.booleans()), announce=announce,
+        declarer=start.declarer, hand=hand, announce=announce,
         bid=draw(st.none() | st.integers(min_value=18, max_value=264)),
     )
     kind = draw(st.sampled_from(["full", "played", "endgame"]))

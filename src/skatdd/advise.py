@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .batch import OK, LineOutcome, run_lines
 from .cards import Card, card_name, display_sorted
 from .errors import DealFormatError
+from .json_text import json_text
 from .position import Position
 from .rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from .scoring import Declaration
@@ -177,7 +178,7 @@ class Chunk(NamedTuple):
     def to_text(self) -> str:
         """The chunk as one line of JSON (masks and card ints)."""
         p = self.pos
-        return json.dumps({
+        return json_text({
             "decision": self.decision,
             "state": [int(p.game), p.declarer, p.leader, p.trick, p.declarer_points, p.declarer_tricks,
                       p.defender_tricks],

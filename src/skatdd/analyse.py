@@ -112,7 +112,7 @@ from .best import SeatReport, best_contracts
 from .cards import CARD_POINTS, Card, Mask, card_name, cards_of, display_sorted, mask_of, points_of
 from .errors import DealFormatError, quote
 from .game_lines import game_line_id, handle_line
-from .iss import IssGame, Replay, parse_iss, replay
+from .iss import IssGame, Replay, parse_iss, replay, replay_warnings
 from .position import Position
 from .readers import DealInput, parse_input
 from .readers.files import strip_comments
@@ -321,6 +321,9 @@ class GameAnalysis:
         single_dummy: every card judged from its player's view
             (:func:`skatdd.advise.single_dummy_game`), or ``None``; when set,
             :meth:`to_json` adds its ``sd_*`` fields.
+        warnings: what is wrong with the record but did not stop the
+            analysis (:func:`skatdd.iss.replay_warnings`: a ``v:`` or ``p:``
+            its moves do not give), one line each; in JSON only when there are any.
     """
 
     id: Any
@@ -344,6 +347,7 @@ class GameAnalysis:
     nodes: int = 0
     seconds: float = 0.0
     single_dummy: SingleDummyGame | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def game(self) -> Game:
@@ -362,7 +366,8 @@ class GameAnalysis:
 
         Beside the documented fields: ``id``, ``date`` (ISS ``DT``, else
         ``null``), ``players`` (names by seat, ``""`` when unknown), ``hand``,
-        ``bid``, ``decisive_stake`` and ``ending``.
+        ``bid``, ``decisive_stake`` and ``ending``; ``warnings`` only when
+        there are any (so a record that agrees with itself keeps its output).
         """
         ending = None
         if self.ending is not None:
@@ -390,6 +395,8 @@ class GameAnalysis:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         if self.single_dummy is not None:
             self.single_dummy.add_to(out)
         return out
@@ -628,9 +635,9 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
 
     The cards are those of the record as far as they were played; the result
     is :func:`skatdd.iss.replay`'s, so ``result.score`` equals the record's
-    ``v:``.  *review* adds the contract review over the hands and skat as
-    dealt (when the record hides some of them: the declarer's ten cards and
-    the discard).
+    ``v:`` (when it does not, ``warnings`` says so).  *review* adds the
+    contract review over the hands and skat as dealt (when the record hides
+    some of them: the declarer's ten cards and the discard).
 
     Raises :class:`~skatdd.errors.ISSFormatError` for a malformed record, one
     in which no game was played (passed, or a penalty in the bidding), one
@@ -674,6 +681,7 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, tt_mb: i
         claim=claim, ending=ending, review=contract_review, players=list(record.players),
         discard=list(record.discard) if record.discard is not None else None, source="iss", date=record.date,
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
+        warnings=replay_warnings(record, played),
     )
 
 

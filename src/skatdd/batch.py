@@ -26,7 +26,6 @@ every record already handed out stays written.
 from __future__ import annotations
 
 import functools
-import json
 import multiprocessing
 import os
 import signal
@@ -39,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .errors import DealFormatError, SkatddError
+from .json_text import json_text
 from .ordered import Chunk, Item, run_ordered
 from .readers.json_object import load_json, position_from_json
 from .solve import MODES, Solver
@@ -162,24 +162,15 @@ def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
 
 
 def record_line(record: dict[str, Any]) -> str:
-    """*record* as one line of JSON (no newline) that is always valid UTF-8.
-
-    Non-ASCII text is written as is; a record holding a lone surrogate (an
-    ``id`` of ``"\\ud800"``, valid JSON) is written with ``\\u`` escapes instead.
-    """
-    text = json.dumps(record, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(record)
-    return text
+    """*record* as one line of strict JSON (no newline) that is always valid UTF-8 (:func:`~skatdd.json_text.json_text`)."""
+    return json_text(record)
 
 
 def line_id(raw: bytes | str) -> Any:
     """The ``id`` of a JSON line, ``None`` when it has none or is not a JSON object (never raises)."""
     try:
-        obj = json.loads(line_text(raw).lstrip("\ufeff"))
-    except (ValueError, RecursionError):
+        obj = load_json(line_text(raw).lstrip("\ufeff"))  # strict: a line that is not JSON has no id
+    except ValueError:
         return None
     return obj.get("id") if isinstance(obj, dict) else None
 

@@ -38,10 +38,16 @@ def best_for_input(found: DealInput, *, solver: Solver, declarer: int | None = N
 
 
 def best_record(found: DealInput, reports: list[SeatReport], *, one_seat: bool) -> dict[str, Any]:
-    """The JSON of ``best`` for one input: the seat's report (*one_seat*) or ``{"seats": [...]}``, with ``id``."""
+    """The JSON of ``best`` for one input: the seat's report (*one_seat*) or ``{"seats": [...]}``, with ``id``.
+
+    The input's ``warnings`` (:attr:`DealInput.warnings`) are added when there are any.
+    """
     ident = found.record.id if found.record is not None else found.spec.id if found.spec is not None else None
-    body = reports[0].to_json() if one_seat else {"seats": [r.to_json() for r in reports]}
-    return {"id": ident, **body} if ident is not None else body
+    body: dict[str, Any] = reports[0].to_json() if one_seat else {"seats": [r.to_json() for r in reports]}
+    out = {"id": ident, **body} if ident is not None else body
+    if found.warnings:
+        out["warnings"] = list(found.warnings)
+    return out
 
 
 def best_line(solver: Solver, line: int, raw: bytes | str, declarer: int | None = None, bid: int | None = None,

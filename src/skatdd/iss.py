@@ -11,7 +11,8 @@ server's result (:class:`IssResult`).  :func:`replay` plays every recorded
 card through :class:`skatdd.position.Position`, settles a game that ended
 early the way the server does, and scores it with
 :func:`skatdd.scoring.score_game`, so that a complete record reproduces its
-``R[...]`` fields ``p: t: s: z: m: v:``, win/loss and ``bidok``/``overbid``.
+``R[...]`` fields ``p: t: s: z: m: v:``, win/loss and ``bidok``/``overbid``;
+:func:`replay_warnings` says when a record's ``v:`` or ``p:`` does not.
 
 Server conventions followed by :func:`replay` (docs/iss.md, checked against
 the fixture records):
@@ -60,6 +61,7 @@ from .scoring import matadors as count_matadors
 
 __all__ = [
     "HIDDEN", "IssEvent", "IssGame", "IssResult", "Replay", "iter_iss", "looks_like_iss", "parse_iss", "replay",
+    "replay_warnings",
 ]
 
 #: The token ISS writes for a card hidden from this view.
@@ -1052,3 +1054,36 @@ def replay(game: IssGame) -> Replay:
         schwarz=schwarz,
         awarded=awarded,
     )
+
+
+def replay_warnings(game: IssGame, played: Replay | None = None) -> list[str]:
+    """What the record's ``R[...]`` claims that its replay does not give: ``[]``, or one message naming it.
+
+    Compared: ``v:`` (the score, :attr:`Replay.score`) and ``p:`` (the
+    declarer's card points with the skat, :attr:`Replay.declarer_points`),
+    each when the record gives it.  A disagreement does not stop the
+    record from being read -- the cards are what is analysed, and they are
+    checked card by card -- but it means the result was edited or the
+    record comes from another source, so every reader of the record warns
+    (where a ``d:`` that names another declarer is refused by
+    :func:`parse_iss`).  *played* is the record's :func:`replay` when the
+    caller has it.  A record that cannot be replayed (no game, hidden cards,
+    stopped with nothing that settles the rest) gives ``[]``: it has no
+    result of its own to compare.
+    """
+    if played is None:
+        try:
+            played = replay(game)
+        except SkatddError:
+            return []
+    result = game.result
+    found = []
+    if result.value is not None and result.value != played.score.score:
+        found.append(f"v:{result.value}, but the replay scores {played.score.score}")
+    if result.points is not None and result.points != played.declarer_points:
+        found.append(f"p:{result.points}, but the replay gives the declarer {played.declarer_points} card points "
+                     "(skat included)")
+    if not found:
+        return []
+    return [f"ISS record {quote(game.id or '?', bare=True)}: the result disagrees with the moves: R[...] says "
+            + "; ".join(found)]

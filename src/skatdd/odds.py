@@ -111,6 +111,7 @@ from .best import (
 )
 from .cards import ALL_CARDS, Card, Mask, card_name, cards_of, display_sorted, format_mask, mask_of, parse_cards
 from .errors import CardCountError, DealFormatError, DuplicateCardError, ScoringError, SkatddError
+from .json_text import json_text
 from .position import Position
 from .rules import Game, parse_game, parse_seat
 from .scoring import MIN_BID, Declaration, matadors, null_value, score_game
@@ -765,9 +766,9 @@ def odds(
                hand_games=any(h for _, h in plan), picked_up=any(not h for _, h in plan))
     encoded = [[*w.hands, w.skat] for w in chosen]
     if known_skat is None:
-        tasks = [json.dumps({"worlds": encoded[i:i + CHUNK]}) for i in range(0, len(encoded), CHUNK)]
+        tasks = [json_text({"worlds": encoded[i:i + CHUNK]}) for i in range(0, len(encoded), CHUNK)]
     else:
-        tasks = [json.dumps({"game": int(g), "worlds": encoded}) for g in play_games]
+        tasks = [json_text({"game": int(g), "worlds": encoded}) for g in play_games]
     records: list[dict[str, Any]] = []
 
     def collect(outcome: LineOutcome) -> None:

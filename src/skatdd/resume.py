@@ -12,14 +12,15 @@ and the finished file equals one uninterrupted run.
 """
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary
 from .errors import ResumeError
+from .json_text import json_text
 from .ordered import Item
+from .readers.json_object import load_json
 
 __all__ = ["open_output", "outcome_kind"]
 
@@ -33,7 +34,7 @@ def outcome_kind(record: dict[str, Any]) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value)
+    text = json_text(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -62,7 +63,7 @@ def _answered(path: str, items: Iterator[Item], ident: Callable[[bytes | str], A
             if not raw.endswith(b"\n"):
                 break  # torn by the interruption: dropped and redone
             try:
-                record = json.loads(raw)
+                record = load_json(raw)  # strict: a NaN is no record skatdd wrote
             except (ValueError, RecursionError):
                 record = None
             if not isinstance(record, dict):

@@ -29,7 +29,7 @@ from .position import Position
 from .rules import SEAT_NAMES, Game, follow_group, group_mask, parse_game
 from .scoring import ANNOUNCEMENTS, Declaration
 
-__all__ = ["ANNOUNCEMENTS", "GameSpec", "normalise_announce", "replay_cards"]
+__all__ = ["ANNOUNCEMENTS", "GameSpec", "kept_announcements", "normalise_announce", "replay_cards"]
 
 
 
@@ -46,6 +46,17 @@ def normalise_announce(items: Iterable[Any], context: str = "announce") -> list[
             raise DealFormatError(f"{context}: unknown announcement {quote(item)}: expected schneider, schwarz or ouvert")
         seen.add(key)
     return [a for a in ANNOUNCEMENTS if a in seen]
+
+
+def kept_announcements(announce: Iterable[str], game: Game) -> list[str]:
+    """The announcements an input's contract keeps when ``--game`` replaces it by *game*.
+
+    ``ouvert`` never stays (the override says whether the new game is
+    played open), and a null keeps no ``schneider`` or ``schwarz``, which it
+    cannot take: they belong to the contract replaced.  A suit or grand
+    keeps them (and needs ``hand`` for them, as always).
+    """
+    return [a for a in announce if a != "ouvert" and not (game.is_null and a in ("schneider", "schwarz"))]
 
 
 def _seat_label(seat: int) -> str:
@@ -372,9 +383,13 @@ class GameSpec:
         led group; ``declarer_points`` in 0..120 and at most the points of
         the cards already gone; trick counts non-negative, within the
         completed tricks, summing to them when both are given, and consistent
-        with the points.
+        with the points; and a declaration the rules allow (:meth:`declaration`:
+        schneider or schwarz announced only in a suit or grand hand game), so
+        every command gives a deal the same verdict, whether it scores the
+        game or only plays it.
         """
         self.position()
+        self.declaration()
 
     def declaration(self) -> Declaration:
         """The declaration as :class:`skatdd.scoring.Declaration` (game, hand, announcements, ouvert).

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import json
 import os
 from types import TracebackType
 from typing import IO, Any
 
 from .errors import MissingDependencyError, SkatddError
+from .json_text import json_text
 from .rules import SEAT_NAMES, parse_game
 from .scoring import Declaration
 
@@ -66,7 +66,7 @@ def _text(value: Any) -> str | None:
     """A JSON value as text that encodes to UTF-8 (lone surrogates escaped)."""
     if value is None:
         return None
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json_text(value)
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 

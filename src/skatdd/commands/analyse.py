@@ -54,7 +54,7 @@ from ..solve import Solver
 from ..table import GameTable
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
 from .batch import ResultSink, run_options, stream_results
-from .common import html_option, json_option, tt_option
+from .common import html_option, json_option, print_warnings, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["analysis_lines", "command"]
@@ -401,8 +401,9 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
             assert games.text is not None
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
-            analysis = _judge(_single(games.text, tt_mb=tt_mb, review=review, where=games.path), worlds, seed,
-                              jobs, tt_mb)
+            analysis = _single(games.text, tt_mb=tt_mb, review=review, where=games.path)
+            print_warnings(analysis.warnings)
+            analysis = _judge(analysis, worlds, seed, jobs, tt_mb)
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,

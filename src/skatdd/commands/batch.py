@@ -209,7 +209,7 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     """Run *run(emit)* and stream its outcomes as JSON lines to *sink* (default stdout); exit as batch does.
 
     Each outcome is written and flushed at once and then handed to
-    *on_record*; error lines are echoed on stderr (above the progress bar,
+    *on_record*; error lines, and the ``warnings`` of a record, are echoed on stderr (above the progress bar,
     shown when stderr is a terminal; it counts the lines *sink* already
     held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 0,
     leaving what was written intact; a lost Dask scheduler exits 1.  When a
@@ -231,8 +231,10 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
         on_record(outcome.record)
         if progress is not None:
             progress.update(outcome)
+        notes = [f"Warning: line {outcome.line}: {warning}" for warning in outcome.record.get("warnings", ())]
         if outcome.is_error:
-            text = f"Error: line {outcome.line}: {outcome.record['error']}"
+            notes.append(f"Error: line {outcome.line}: {outcome.record['error']}")
+        for text in notes:
             if progress is not None:
                 progress.message(text)
             else:

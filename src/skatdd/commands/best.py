@@ -40,7 +40,7 @@ from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..scoring import MIN_BID
 from ..solve import Solver
 from .batch import stream_results
-from .common import SEAT, emit_json, html_option, json_option, progress_bar, tt_option
+from .common import SEAT, emit_json, html_option, json_option, print_warnings, progress_bar, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command", "report_lines"]
@@ -196,6 +196,7 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
         assert games.text is not None
         found = parse_input(games.text, path=games.path)
         hands, skat = found.require_dealt()
+        print_warnings(found.warnings)
         solver = Solver(tt_mb=tt_mb)
         with progress_bar("Searching") as progress:
             reports = best_for_input(found, solver=solver, declarer=declarer, bid=bid, all_lines=all_lines,

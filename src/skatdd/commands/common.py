@@ -1,17 +1,17 @@
 """Options and helpers shared by several commands."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
 
 from ..errors import SkatddError
+from ..json_text import json_text
 from ..memory import check_table_mib
 from ..rules import parse_game, parse_seat
 
@@ -75,8 +75,14 @@ SEAT = SeatType()
 
 
 def emit_json(obj: Any) -> None:
-    """Print *obj* as one line of JSON."""
-    click.echo(json.dumps(obj, ensure_ascii=False))
+    """Print *obj* as one line of strict JSON (:func:`~skatdd.json_text.json_text`)."""
+    click.echo(json_text(obj))
+
+
+def print_warnings(warnings: Iterable[str]) -> None:
+    """Print each of an input's warnings (:attr:`skatdd.readers.DealInput.warnings`) as one ``Warning:`` line on stderr."""
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
 
 
 T = TypeVar("T")

@@ -35,7 +35,7 @@ from ..report import line_lines, position_lines
 from ..rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
 from ..solve import MODES, Solver, SolveResult
 from ..spec import GameSpec, replay_cards
-from .common import GAME, SEAT, emit_json, json_option, tt_option
+from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_option
 
 __all__ = ["InputError", "apply_played", "command", "input_errors", "result_lines", "solve_position"]
 
@@ -82,11 +82,13 @@ def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int |
                    played: str | None) -> tuple[GameSpec, Position]:
     """Read DEAL and ``--played`` into the position ``skatdd solve`` solves (see the module docstring).
 
-    Raises :class:`~skatdd.errors.SkatddError` subclasses for bad input.
+    The input's warnings go to stderr.  Raises
+    :class:`~skatdd.errors.SkatddError` subclasses for bad input.
     """
     the_game, ouvert = game if game is not None else (None, False)
     found = read_input(deal, game=the_game, ouvert=ouvert, declarer=declarer)
     spec = found.require_spec()
+    print_warnings(found.warnings)
     pos = spec.start_position() if found.kind == "iss" else spec.position()
     if played:
         apply_played(pos, played)

@@ -37,7 +37,6 @@ diamonds orange), each with a text alternative such as "10 of hearts".
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +48,7 @@ from ..best import SeatReport, option_position
 from ..cards import CARD_POINTS, SUIT_LETTERS, Card, Mask, card_name, card_symbol, cards_of, display_sorted, parse_card
 from ..deal import position_from_json
 from ..iss import parse_iss
+from ..json_text import json_text
 from ..position import Position
 from ..report import completed_tricks
 from ..rules import SEAT_NAMES, Game
@@ -288,7 +288,7 @@ def _card_info() -> dict[str, dict[str, str]]:
 
 def _script_json(obj: Any) -> str:
     """JSON safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&`` can end the element."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    text = json_text(obj, compact=True)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

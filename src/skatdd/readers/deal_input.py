@@ -1,7 +1,7 @@
 """What a reader returns: :class:`DealInput`, the input as its format states it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..cards import Mask
@@ -31,6 +31,10 @@ class DealInput:
         declarer, bid: the input's own declarer and bid, ``None`` when it names none.
         record: the parsed ISS record (``kind == "iss"``).
         path: the file the input came from, ``None`` for an argument.
+        warnings: what is wrong with the input but does not stop it from
+            being used, one line each (an ISS record whose ``v:`` or ``p:``
+            disagrees with its replay, :func:`skatdd.iss.replay_warnings`);
+            commands print them on stderr, and ``analyse`` also in its JSON.
     """
 
     kind: str
@@ -45,6 +49,7 @@ class DealInput:
     missing_spec: SkatddError | None = None
     #: Why :attr:`dealt_hands` is ``None`` (the message :meth:`require_dealt` raises).
     missing_dealt: SkatddError | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def _fail(self, exc: SkatddError | None, fallback: str) -> SkatddError:
         error = exc if exc is not None else DealFormatError(fallback)

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -23,6 +22,7 @@ from itertools import chain
 from typing import IO
 
 from ..errors import DealFormatError, quote
+from .json_object import load_json
 
 __all__ = [
     "Games", "game_lines", "looks_like_path", "missing_file", "open_games", "read_source", "record_id",
@@ -95,9 +95,9 @@ def record_id(text: str) -> object:
         if text.startswith("(;"):
             _, sep, rest = text.partition("ID[")
             return (rest.partition("]")[0] or None) if sep else None
-        obj = json.loads(text)
+        obj = load_json(text)  # strict: a line that is not JSON (an id of NaN) has no id to echo
         return obj.get("id") if isinstance(obj, dict) else None
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from ..cards import mask_of
 from ..errors import ISSFormatError, SkatddError, quote
-from ..iss import IssGame, parse_iss
+from ..iss import IssGame, parse_iss, replay_warnings
 from ..rules import Game
-from ..spec import GameSpec
+from ..spec import GameSpec, kept_announcements
 from .deal_input import DealInput
 
 __all__ = ["deal_from_iss", "spec_from_record"]
@@ -27,7 +27,8 @@ def spec_from_record(record: IssGame, *, game: Game | None = None, ouvert: bool 
 
     When an override changes the contract for play or the declarer, the
     recorded plays (which belong to the recorded game) are dropped and
-    ``played`` is empty.  Raises :class:`ISSFormatError` when no game was
+    ``played`` is empty; a new contract keeps the announcements
+    :func:`~skatdd.spec.kept_announcements` says.  Raises :class:`ISSFormatError` when no game was
     played or the record hides cards of the hands at the first lead.
     """
     hands = record.start_hands()  # raises for a passed game or hidden cards
@@ -38,7 +39,7 @@ def spec_from_record(record: IssGame, *, game: Game | None = None, ouvert: bool 
     announce = list(declaration.announce)
     if game is not None and (game, ouvert) != (the_game, the_ouvert):
         the_game, the_ouvert = game, ouvert
-        announce = [a for a in announce if a != "ouvert"]
+        announce = kept_announcements(announce, game)
     if declarer is not None:
         the_declarer = declarer
     own_contract = (the_game, the_declarer) == (declaration.game, record.declarer)
@@ -57,7 +58,9 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
 
     ``spec`` is :func:`spec_from_record`'s (``None`` when nobody played);
     ``dealt_hands``/``dealt_skat`` are the hands and skat as dealt (``None``
-    when the record hides some); ``declarer`` and ``bid`` the record's.
+    when the record hides some); ``declarer`` and ``bid`` the record's;
+    ``warnings`` :func:`~skatdd.iss.replay_warnings`'s (a ``v:`` or ``p:``
+    that the moves do not give).
     Raises :class:`ISSFormatError` for a malformed record, more than one
     record, or a card play that is not held, not legal, out of turn or
     after the game was decided.
@@ -71,6 +74,7 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
         record = parse_iss(text)
     spec: GameSpec | None = None
     missing: SkatddError | None = None
+    warnings: list[str] = []
     if record.declaration is None:
         try:
             record.start_hands()  # the "no game was played" message
@@ -79,6 +83,7 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
     else:
         record.check_plays()
         spec = spec_from_record(record, game=game, ouvert=ouvert, declarer=declarer)
+        warnings = replay_warnings(record)
     dealt = record.hidden_cards == 0
     return DealInput(
         kind="iss", spec=spec, missing_spec=missing,
@@ -89,4 +94,5 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
             "the hands and skat as dealt are unknown"
         ),
         declarer=record.declarer if declarer is None else declarer, bid=record.bid, record=record,
+        warnings=warnings,
     )

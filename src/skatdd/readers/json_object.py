@@ -8,16 +8,24 @@ whether or not the caller needs it, so ``best`` refuses what ``solve``
 refuses.  Hostile JSON (nesting deeper than Python's recursion limit,
 numbers of thousands of digits) is answered with
 :class:`~skatdd.errors.DealFormatError` like any other malformed input.
+
+:func:`load_json` is the one place JSON input is decoded (deals, positions,
+the ``id`` of a line in a file of many, an output file read back by
+``--resume``).  It is strict: ``NaN``, ``Infinity``, ``-Infinity`` and
+numbers too large for a float (``1e400``), which Python's json module reads
+as non-finite floats and would write back as ``NaN``/``Infinity``, are
+refused, so a result never echoes what strict parsers reject.
 """
 from __future__ import annotations
 
 import json
-from typing import Any
+import math
+from typing import Any, NoReturn
 
 from ..cards import Card, mask_of, split_card_tokens
 from ..errors import DealFormatError, InvalidSeatError, SkatddError, quote, with_context
 from ..rules import SEAT_NAMES, Game, parse_game, parse_seat
-from ..spec import GameSpec, normalise_announce
+from ..spec import GameSpec, kept_announcements, normalise_announce
 from .deal_input import DealInput
 from .text import CardLedger, parse_tokens
 
@@ -48,7 +56,7 @@ def _describe(value: Any) -> str:
     """Short description of a JSON value: ``number 3``, ``string 'x'``, ``array``..."""
     kind = _json_type(value)
     if kind == "boolean":
-        return f"{kind} {json.dumps(value)}"
+        return f"{kind} {'true' if value else 'false'}"
     if kind == "number":
         return f"{kind} {quote(value)}"
     if kind == "string":
@@ -56,10 +64,32 @@ def _describe(value: Any) -> str:
     return kind
 
 
+class _NotFinite(ValueError):
+    """A number in the JSON text that is no finite float (raised by the decoder's hooks)."""
+
+
+def _refuse_constant(token: str) -> NoReturn:
+    raise _NotFinite(f"{token} is not JSON (expected a finite number)")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _NotFinite(f"number {quote(token, bare=True)} is too large: expected a finite number")
+    return value
+
+
 def load_json(text: str | bytes | bytearray) -> Any:
-    """``json.loads`` with every failure turned into one-line :class:`DealFormatError`."""
+    """Strict ``json.loads``: every failure, and any number that is not finite, is one-line :class:`DealFormatError`.
+
+    ``NaN``, ``Infinity`` and ``-Infinity`` (no JSON at all) and numbers
+    beyond a float's range such as ``1e400`` are refused wherever they
+    appear, so nothing read can be written back as invalid JSON.
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except _NotFinite as exc:
+        raise DealFormatError(f"malformed JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         hint = ": one deal per input expected (use 'skatdd batch' for many)" if exc.msg == "Extra data" else ""
         raise DealFormatError(f"malformed JSON: {exc}{hint}") from None
@@ -149,18 +179,31 @@ def deal_from_json(
     ``"ouvert"`` announced is null ouvert.
 
     Keyword arguments override the object: *game* (with *ouvert*) replaces
-    the contract (the object's announcements other than ``ouvert`` stay),
+    the contract (the object's announcements stay as
+    :func:`~skatdd.spec.kept_announcements` says: not ``ouvert``, and for a
+    null neither ``schneider`` nor ``schwarz``),
     *declarer* the declarer.  Without a ``game`` or ``declarer`` from either
     side the result has no ``spec`` (``require_spec()`` names the missing
-    field), but everything given is still validated, as a grand by forehand
-    would be (a null without a skat).  ``dealt_hands`` are the hands when they are ten cards each
-    with no ``played`` and no ``trick``.
+    field).  An object without play (no ``played``, no ``trick``: a deal
+    before play, what ``best`` reads) is still validated, as a grand by
+    forehand would be (a null without a skat): the card counts do not depend
+    on the game, and no game allows an announcement a grand refuses.  Play
+    needs the game and the declarer to be checked (the legality of each
+    card, who took which trick), so with ``played`` or ``trick`` the missing
+    field is raised at once.
+    ``dealt_hands`` are the hands when they are ten cards each with a
+    two-card skat, no ``played`` and no ``trick``.
+
+    The declaration is validated with the deal (see
+    :meth:`~skatdd.spec.GameSpec.validate`): schneider or schwarz announced
+    without ``hand`` is refused here, whatever the command.
 
     Raises :class:`DealFormatError` (malformed JSON, a field of the wrong
     type or out of range), :class:`InvalidCardError`,
     :class:`DuplicateCardError`, :class:`CardCountError`,
-    :class:`InvalidGameError`, :class:`InvalidSeatError` or
-    :class:`IllegalPlayError`, each naming the field and token.
+    :class:`InvalidGameError`, :class:`InvalidSeatError`,
+    :class:`IllegalPlayError` or :class:`ScoringError` (a declaration the
+    rules forbid), each naming the field and token.
     """
     if isinstance(obj, (str, bytes, bytearray)):
         obj = load_json(obj)
@@ -173,7 +216,7 @@ def deal_from_json(
     missing: SkatddError | None = None
     if game is not None:
         the_game, the_ouvert = game, ouvert
-        announce = [a for a in announce if a != "ouvert"]
+        announce = kept_announcements(announce, game)
     elif own_game is not None:
         the_game, the_ouvert = own_game
     else:
@@ -220,6 +263,10 @@ def deal_from_json(
         defender_tricks=_int_field(obj, "defender_tricks", None),
         played=played, hand=hand, announce=announce, bid=_int_field(obj, "bid", None),
     )
+    if missing is not None and (played or trick):
+        # Whether a card may be played, and who won which trick, depend on the game and the declarer:
+        # checked in a guessed game, the play would be reported for a fault the guess made up.
+        raise missing
     spec.validate()
     before_play = not played and not trick and all(len(h) == 10 for h in hands) and len(skat) == 2
     return DealInput(
