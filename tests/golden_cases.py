@@ -3,7 +3,11 @@
 Each :class:`Case` is one ``skatdd`` command line.  Its expected standard
 output is ``tests/data/golden/NAME.out``, byte for byte after
 :func:`mask_timings`; a case that writes to standard error also has
-``NAME.err``, compared the same way.  :func:`run_case` runs a case in this
+``NAME.err``, compared the same way.  A case whose arguments name files
+under ``{out}`` (``--html``, ``--table``, ``-o``) runs with ``{out}`` a fresh
+temporary folder; every file the command leaves there is part of its
+output, expected in ``NAME.files/`` (the same names, the same bytes), and
+the folder's path in the messages reads ``{out}``.  :func:`run_case` runs a case in this
 process (through the console entry point ``skatdd.cli.main``) from the repository root, so the paths in the
 arguments are the repository's own and no absolute path reaches the output.
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -67,25 +72,42 @@ class Case:
     def err_path(self) -> Path:
         return GOLDEN / f"{self.name}.err"
 
+    @property
+    def files_path(self) -> Path:
+        """The folder of the expected files (only for a case that writes under ``{out}``)."""
+        return GOLDEN / f"{self.name}.files"
+
+    @property
+    def writes_files(self) -> bool:
+        return any(OUT in arg for arg in self.args)
+
+    def expected_files(self) -> dict[str, bytes]:
+        """The golden files of this case: path relative to ``{out}`` -> content."""
+        return read_tree(self.files_path) if self.files_path.is_dir() else {}
+
 
 @dataclass(frozen=True)
 class Output:
-    """What a case printed, timings masked."""
+    """What a case printed and the files it wrote under ``{out}`` (relative path -> bytes), timings masked."""
 
     status: int
     stdout: bytes
     stderr: bytes
+    files: dict[str, bytes]
 
 
-#: The JSON fields of a wall-clock time (``seconds``, ``generate_seconds``...): their value is masked.
-_JSON_SECONDS = re.compile(rb'("\w*seconds"): -?[0-9][0-9.eE+-]*')
+#: The placeholder for the case's own output folder in its arguments (and in its messages).
+OUT = "{out}"
+#: The JSON fields of a wall-clock time (``seconds``, ``generate_seconds``...; ``"seconds":0.28`` in
+#: the HTML pages' data): their value is masked.
+_JSON_SECONDS = re.compile(rb'("\w*seconds"):( ?)-?[0-9][0-9.eE+-]*')
 #: The readable reports' times: "time: 0.12 s", "time 0.12 s", "contract review 0.12 s", "nodes, 0.123 s".
 _TEXT_SECONDS = re.compile(rb"(time:? |contract review |nodes, )[0-9]+\.[0-9]+ s\b")
 
 
 def mask_timings(data: bytes) -> bytes:
     """*data* with every wall-clock time replaced by ``*`` (JSON: the string ``"*"``); nothing else changes."""
-    data = _JSON_SECONDS.sub(rb'\1: "*"', data)
+    data = _JSON_SECONDS.sub(rb'\1:\2"*"', data)
     return _TEXT_SECONDS.sub(rb"\1* s", data)
 
 
@@ -100,11 +122,27 @@ def _at_root() -> Iterator[None]:
         os.chdir(old)
 
 
+def read_tree(folder: Path) -> dict[str, bytes]:
+    """Every file under *folder*: its path relative to *folder* (``/``-separated) -> its bytes."""
+    return {path.relative_to(folder).as_posix(): path.read_bytes()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
 def run_case(case: Case) -> Output:
-    """Run *case* in this process from the repository root; its output with timings masked."""
-    with _at_root():
-        status, stdout, stderr = invoke_main(*case.args, input=case.stdin)
-    return Output(status, mask_timings(stdout), mask_timings(stderr))
+    """Run *case* in this process from the repository root; its output with timings masked.
+
+    ``{out}`` in the arguments becomes a fresh temporary folder, removed
+    afterwards; its path in stdout and stderr reads ``{out}`` again.
+    """
+    with tempfile.TemporaryDirectory(prefix="skatdd-golden-") as tmp, _at_root():
+        args = [arg.replace(OUT, tmp) for arg in case.args]
+        status, stdout, stderr = invoke_main(*args, input=case.stdin)
+        files = {name: mask_timings(data) for name, data in read_tree(Path(tmp)).items()}
+
+    def clean(data: bytes) -> bytes:
+        return mask_timings(data.replace(tmp.encode(), OUT.encode()))
+
+    return Output(status, clean(stdout), clean(stderr), files)
 
 
 def _both(name: str, *args: str, status: int = 0) -> list[Case]:
@@ -134,17 +172,22 @@ def _example_cases() -> list[Case]:
     cases.append(Case("batch-positions-all", ("batch", POSITIONS, "--jobs", "1", "--mode", "all")))
     cases.append(Case("batch-stdin-all", ("batch", "-", "--jobs", "1", "--mode", "all"),
                       stdin=(ROOT / POSITIONS).read_text(encoding="utf-8")))
+    cases.append(Case("batch-positions-output-file", ("batch", POSITIONS, "--jobs", "1", "-o", f"{OUT}/results.jsonl")))
     # best: every seat, one seat at a bid with every line, the README's deal, the ISS example.
     cases += _both("best-deal", "best", DEAL)
     cases += _both("best-deal-forehand-bid-all-lines", "best", DEAL, "--declarer", "F", "--bid", "30", "--all-lines")
     cases += _both("best-readme", "best", README_BEST_DEAL, "--declarer", "M", "--bid", "36")
     cases += _both("best-game", "best", GAME)
+    cases.append(Case("best-deal-html", ("best", DEAL, "--html", f"{OUT}/best.html")))
     # analyse: with and without the review, single-dummy, a JSON game with played cards.
     cases += _both("analyse-game", "analyse", GAME)
     cases += _both("analyse-game-no-review", "analyse", GAME, "--no-review")
     cases += _both("analyse-game-worlds", "analyse", GAME, "--worlds", "4", *SD)
     cases += _both("analyse-game-worlds-no-review", "analyse", GAME, "--worlds", "6", "--no-review", *SD)
     cases += _both("analyse-position2", "analyse", POSITION_LINES[1])
+    cases.append(Case("analyse-game-html", ("analyse", GAME, "--html", f"{OUT}/game.html")))
+    cases.append(Case("analyse-game-worlds-html-four-colour", ("analyse", GAME, "--worlds", "4", "--no-review", *SD,
+                                                               "--html", f"{OUT}/game.html", "--four-colour")))
     # advise: an ISS record before the first card and mid-game; a JSON position; deal text with --played.
     cases += _both("advise-game-after0", "advise", GAME, "--after", "0", "--worlds", "20", *SD)
     cases += _both("advise-game-after7", "advise", GAME, "--after", "7", "--worlds", "20", *SD)
@@ -195,8 +238,11 @@ def _example_cases() -> list[Case]:
 def _record_cases() -> list[Case]:
     """Every command that takes a game, on every fixture record (and the whole file for analyse and best)."""
     cases = [
-        Case("analyse-records", ("analyse", RECORDS_FILE, "--jobs", "1")),
+        Case("analyse-records-output-table", ("analyse", RECORDS_FILE, "--jobs", "1", "-o", f"{OUT}/analyses.jsonl",
+                                              "--table", f"{OUT}/games.csv")),
         Case("analyse-records-no-review", ("analyse", RECORDS_FILE, "--no-review", "--jobs", "1")),
+        Case("analyse-records-no-review-html", ("analyse", RECORDS_FILE, "--no-review", "--jobs", "1",
+                                                "--html", f"{OUT}/pages")),
         Case("best-records", ("best", RECORDS_FILE, "--jobs", "1")),
     ]
     for i, record in enumerate(RECORDS, 1):

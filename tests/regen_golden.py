@@ -1,4 +1,4 @@
-"""Rewrite the golden CLI outputs in tests/data/golden/ from the current code.
+"""Rewrite the golden CLI outputs in tests/data/golden/ from the current code (see golden_cases.py).
 
     python tests/regen_golden.py            # every case
     python tests/regen_golden.py NAME...    # only these cases (see golden_cases.CASES)
@@ -15,6 +15,7 @@ longer exist are deleted.
 """
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -24,7 +25,10 @@ from golden_cases import CASES, GOLDEN, Case, run_case  # after the path above: 
 
 
 def regenerate(case: Case) -> None:
-    """Run *case* and write its NAME.out (and NAME.err when it wrote to stderr; else remove a stale one)."""
+    """Run *case* and write its NAME.out, NAME.err (when it wrote to stderr) and NAME.files/ (when it wrote files).
+
+    Files of an earlier run that the case no longer writes are removed.
+    """
     output = run_case(case)
     if output.status != case.status:
         sys.exit(f"{case.name}: exit status {output.status}, expected {case.status}; stderr:\n"
@@ -34,6 +38,12 @@ def regenerate(case: Case) -> None:
         case.err_path.write_bytes(output.stderr)
     else:
         case.err_path.unlink(missing_ok=True)
+    if case.files_path.is_dir():
+        shutil.rmtree(case.files_path)
+    for name, data in output.files.items():
+        path = case.files_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
 
 
 def main(names: list[str]) -> None:
@@ -46,10 +56,10 @@ def main(names: list[str]) -> None:
         regenerate(CASES[name])
         print(name)
     if not names:
-        expected = {c.out_path for c in CASES.values()} | {c.err_path for c in CASES.values()}
+        expected = {path for c in CASES.values() for path in (c.out_path, c.err_path, c.files_path)}
         for path in sorted(GOLDEN.iterdir()):
             if path not in expected:
-                path.unlink()
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
                 print(f"removed {path.name}")
 
 

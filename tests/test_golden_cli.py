@@ -3,9 +3,10 @@
 The cases (tests/golden_cases.py) run every command (solve, batch, best,
 analyse, advise, odds, null-ouvert, score, and a few input errors) on
 examples/ and on every record of tests/data/iss-games.txt, in the readable
-and the ``--json`` form, with small fixed world counts and seeds.  Their
-expected standard output (and standard error, where a case writes there)
-is in tests/data/golden/, compared after masking the wall-clock times only
+and the ``--json`` form, with small fixed world counts and seeds, and the
+files of ``--html``, ``--table`` and ``-o``.  Their expected standard output
+(standard error and files, where a case writes them) is in
+tests/data/golden/, compared after masking the wall-clock times only
 (:func:`golden_cases.mask_timings`); node counts are kept.
 
 The outputs are the contract users and scripts see, so a change that is not
@@ -36,6 +37,12 @@ def test_cli_output_is_unchanged(case: Case) -> None:
     assert output.stdout.decode() == case.out_path.read_bytes().decode(), f"stdout changed ({REGEN} {case.name})"
     assert output.stdout == case.out_path.read_bytes()
     assert output.stderr == expected_err, f"stderr changed ({REGEN} {case.name})"
+    expected_files = case.expected_files()
+    assert sorted(output.files) == sorted(expected_files), f"other files written ({REGEN} {case.name})"
+    for name, data in output.files.items():
+        assert data.decode() == expected_files[name].decode(), f"{name} changed ({REGEN} {case.name})"
+        assert data == expected_files[name]
+    assert bool(output.files) == case.writes_files
 
 
 def test_cases_are_complete_and_their_files_exist() -> None:
@@ -46,7 +53,7 @@ def test_cases_are_complete_and_their_files_exist() -> None:
     assert UNPLAYED <= set(range(1, len(RECORDS) + 1))
     commands = {case.args[0] for case in CASES.values()}
     assert commands == {"solve", "batch", "best", "analyse", "advise", "odds", "null-ouvert", "score"}
-    expected = {c.out_path.name for c in CASES.values()} | {c.err_path.name for c in CASES.values()}
+    expected = {path.name for c in CASES.values() for path in (c.out_path, c.err_path, c.files_path)}
     stale = sorted(p.name for p in GOLDEN.iterdir() if p.name not in expected)
     assert not stale, f"golden files without a case: {stale} ({REGEN} removes them)"
 
@@ -65,6 +72,7 @@ def test_errors_are_one_line_on_stderr_with_nothing_on_stdout() -> None:
 def test_masking_touches_only_the_times() -> None:
     assert mask_timings(b'{"nodes": 12, "seconds": 0.0123, "x_seconds": 1e-05}') == \
         b'{"nodes": 12, "seconds": "*", "x_seconds": "*"}'
+    assert mask_timings(b'"nodes":12,"seconds":0.284132}') == b'"nodes":12,"seconds":"*"}'
     assert mask_timings(b"Nodes: 1,234   time: 0.16 s (contract review 0.08 s)\n") == \
         b"Nodes: 1,234   time: * s (contract review * s)\n"
     assert mask_timings(b"184,756 classes of worlds solved, 4,807,143 nodes, 0.302 s") == \
