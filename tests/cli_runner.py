@@ -25,15 +25,16 @@ def invoke(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), input=input)
 
 
-def invoke_main(*args: str, input: str | None = None) -> tuple[int, bytes, bytes]:
+def invoke_main(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
     """Run ``skatdd ARGS`` in this process through the console entry point: ``(status, stdout, stderr)``.
 
     Unlike :func:`invoke` (the Click group alone), this goes through
     :func:`skatdd.cli.main`, which turns every input error into ``Error: ...``
     and exit status 2, as the installed ``skatdd`` script does.  Standard
-    streams are Click's isolated buffers (not a terminal: no progress bar).
+    streams are Click's isolated buffers (not a terminal: no progress bar);
+    *env* overrides environment variables for the run.
     """
-    with CliRunner().isolation(input=input) as (stdout, stderr, _):
+    with CliRunner().isolation(input=input, env=env) as (stdout, stderr, _):
         try:
             main(list(args))
         except SystemExit as exc:

@@ -40,6 +40,8 @@ RECORDS = (ROOT / RECORDS_FILE).read_text(encoding="utf-8").splitlines()
 #: Records whose game was never played (all passed; a penalty in the bidding): commands that play refuse them.
 UNPLAYED = {4, 10}
 
+#: Every command of the CLI.
+COMMANDS = ("solve", "batch", "best", "analyse", "advise", "odds", "null-ouvert", "score", "bench")
 DEAL = "examples/deal.txt"
 GAME = "examples/game.iss"
 POSITIONS = "examples/positions.jsonl"
@@ -96,6 +98,8 @@ class Output:
     files: dict[str, bytes]
 
 
+#: The environment of every case: help text is wrapped to the terminal's width, so the width is fixed.
+ENV = {"COLUMNS": "80"}
 #: The placeholder for the case's own output folder in its arguments (and in its messages).
 OUT = "{out}"
 #: The JSON fields of a wall-clock time (``seconds``, ``generate_seconds``...; ``"seconds":0.28`` in
@@ -136,7 +140,7 @@ def run_case(case: Case) -> Output:
     """
     with tempfile.TemporaryDirectory(prefix="skatdd-golden-") as tmp, _at_root():
         args = [arg.replace(OUT, tmp) for arg in case.args]
-        status, stdout, stderr = invoke_main(*args, input=case.stdin)
+        status, stdout, stderr = invoke_main(*args, input=case.stdin, env=ENV)
         files = {name: mask_timings(data) for name, data in read_tree(Path(tmp)).items()}
 
     def clean(data: bytes) -> bytes:
@@ -225,6 +229,9 @@ def _example_cases() -> list[Case]:
     cases += _both("score-null-lost", "score", "--game", "null", "--tricks", "1", "--bid", "23")
     cases += _both("score-spades-ouvert", "score", "--game", "spades", "--announce", "ouvert", "--matadors", "4",
                    "--points", "120", "--tricks", "10")
+    # Help: the group's and every command's (the text comes from the commands' docstrings and options).
+    cases.append(Case("help", ("--help",)))
+    cases += [Case(f"help-{command}", (command, "--help")) for command in COMMANDS]
     # Bad input: one line on stderr, exit status 2.
     cases.append(Case("error-solve-unknown-card", ("solve", DEAL_WITH_UNKNOWN_CARD, "--game", "G",
                                                    "--declarer", "0"), status=2))

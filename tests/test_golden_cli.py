@@ -1,7 +1,8 @@
 """Golden outputs: every CLI command's output on the examples and fixture records, byte for byte.
 
 The cases (tests/golden_cases.py) run every command (solve, batch, best,
-analyse, advise, odds, null-ouvert, score, and a few input errors) on
+analyse, advise, odds, null-ouvert, score; ``--help`` of each, bench
+included; a few input errors) on
 examples/ and on every record of tests/data/iss-games.txt, in the readable
 and the ``--json`` form, with small fixed world counts and seeds, and the
 files of ``--html``, ``--table`` and ``-o``.  Their expected standard output
@@ -22,7 +23,8 @@ from __future__ import annotations
 import pytest
 
 from cli_runner import run_skatdd
-from golden_cases import CASE_LIST, CASES, GOLDEN, RECORDS, UNPLAYED, Case, mask_timings, run_case
+from golden_cases import CASE_LIST, CASES, COMMANDS, GOLDEN, RECORDS, UNPLAYED, Case, mask_timings, run_case
+from skatdd.cli import cli
 
 REGEN = "python tests/regen_golden.py"
 
@@ -51,8 +53,10 @@ def test_cases_are_complete_and_their_files_exist() -> None:
     for i in range(1, len(RECORDS) + 1):
         assert any(name.startswith(f"record{i:02d}-") for name in CASES), f"record {i} has no case"
     assert UNPLAYED <= set(range(1, len(RECORDS) + 1))
-    commands = {case.args[0] for case in CASES.values()}
-    assert commands == {"solve", "batch", "best", "analyse", "advise", "odds", "null-ouvert", "score"}
+    assert {case.args[0] for case in CASES.values()} == {*COMMANDS, "--help"}
+    assert set(COMMANDS) == set(cli.commands)
+    for command in set(COMMANDS) - {"bench"}:  # bench prints only timings and the machine: its help alone
+        assert sum(case.args[0] == command for case in CASES.values()) >= 3, command
     expected = {path.name for c in CASES.values() for path in (c.out_path, c.err_path, c.files_path)}
     stale = sorted(p.name for p in GOLDEN.iterdir() if p.name not in expected)
     assert not stale, f"golden files without a case: {stale} ({REGEN} removes them)"
