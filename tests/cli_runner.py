@@ -14,7 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from skatdd.cli import cli
+from skatdd.cli import cli, main
 
 #: The repository root: the working directory of :func:`run_skatdd`, so paths like examples/ work.
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +23,28 @@ ROOT = Path(__file__).resolve().parent.parent
 def invoke(*args: str, input: str | None = None) -> Result:
     """Run ``skatdd ARGS`` in this process with Click's CliRunner (``result.stdout``, ``result.stderr``)."""
     return CliRunner().invoke(cli, list(args), input=input)
+
+
+def invoke_main(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
+    """Run ``skatdd ARGS`` in this process through the console entry point: ``(status, stdout, stderr)``.
+
+    Unlike :func:`invoke` (the Click group alone), this goes through
+    :func:`skatdd.cli.main`, which turns every input error into ``Error: ...``
+    and exit status 2, as the installed ``skatdd`` script does.  Standard
+    streams are Click's isolated buffers (not a terminal: no progress bar);
+    *env* overrides environment variables for the run.
+    """
+    with CliRunner().isolation(input=input, env=env) as (stdout, stderr, _):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        else:  # main() always ends with SystemExit
+            raise AssertionError("skatdd.cli.main returned without SystemExit")
+        finally:  # text written with sys.stdout/sys.stderr.write() is still in the wrappers' buffers
+            sys.stdout.flush()
+            sys.stderr.flush()
+        return status, stdout.getvalue(), stderr.getvalue()
 
 
 def run_skatdd(*args: str, input: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
