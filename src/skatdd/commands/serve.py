@@ -20,7 +20,7 @@ import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -125,8 +125,9 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
-    server = _server(uvicorn.Config(create_app(config, on_ready=ready), log_level="warning", access_log=False,
-                                    lifespan="on", timeout_graceful_shutdown=_GRACE_SECONDS))
+    app = create_app(config, on_ready=ready)
+    server = _server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                                    timeout_graceful_shutdown=_GRACE_SECONDS), on_stop=app.interrupt)
     if not loopback:
         click.echo(f"skatdd serve: warning: listening on {host}, so every machine that reaches it can use the board",
                    err=True)
@@ -139,12 +140,13 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
     click.echo("skatdd serve: stopped", err=True)
 
 
-def _server(config: uvicorn.Config) -> uvicorn.Server:
+def _server(config: uvicorn.Config, *, on_stop: Callable[[], None]) -> uvicorn.Server:
     """A ``uvicorn.Server`` with this command's signal handling: Ctrl-C and SIGTERM stop it, the command exits 0.
 
     (uvicorn's own handlers re-raise the signal after the shutdown, which
-    would end the process by it.)  A second Ctrl-C stops at once, without
-    waiting for open connections.
+    would end the process by it.)  *on_stop* is called at the first signal
+    (it answers the running requests at once); a second Ctrl-C stops
+    without waiting for open connections.
     """
     import uvicorn
 
@@ -159,6 +161,7 @@ def _server(config: uvicorn.Config) -> uvicorn.Server:
                 if self.should_exit and signum == signal.SIGINT:
                     self.force_exit = True
                 self.should_exit = True
+                on_stop()
 
             previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
             try:

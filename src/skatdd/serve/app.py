@@ -50,7 +50,7 @@ from ..rules import SEAT_NAMES
 from .pool import PoolFull, TaskError, TimeLimitExceeded, WorkerFailed, WorkerPool
 from .worker import WorkerSettings
 
-__all__ = ["LOOPBACK_NAMES", "ServeConfig", "create_app"]
+__all__ = ["LOOPBACK_NAMES", "BoardApp", "ServeConfig", "create_app"]
 
 #: Host names a request to a server on the loopback address may be addressed to.
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -100,12 +100,23 @@ def _host_name(scope: Scope) -> str | None:
     return None
 
 
-class _Guard:
-    """ASGI middleware: refuse requests addressed to a foreign host name; add the security headers to every answer."""
+class BoardApp:
+    """The ASGI application :func:`create_app` returns: the routes behind a guard, and a way to stop the work.
 
-    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str] | None) -> None:
+    The guard refuses requests addressed to a foreign host name and adds the
+    security headers to every answer.
+    """
+
+    def __init__(self, app: ASGIApp, pool: WorkerPool, allowed_hosts: Sequence[str] | None) -> None:
         self.app = app
+        self.pool = pool
         self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+        self.loop: asyncio.AbstractEventLoop | None = None  # set when the application starts
+
+    def interrupt(self) -> None:
+        """The server is stopping: answer every running and waiting job at once (503). Safe from a signal handler."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.pool.interrupt)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -186,7 +197,7 @@ def _asset(package: str, path: str) -> str:
     return resources.files(package).joinpath(path).read_text(encoding="utf-8")
 
 
-def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None] | None = None) -> ASGIApp:
+def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None] | None = None) -> BoardApp:
     """The ASGI application: Starlette routes behind the host check; the pool starts and stops with the app.
 
     *on_ready* is called once the workers are up and requests are answered.
@@ -305,6 +316,7 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        guarded.loop = asyncio.get_running_loop()
         await pool.start()
         if on_ready is not None:
             on_ready()
@@ -326,5 +338,5 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
-    app.state.pool = pool
-    return _Guard(app, config.allowed_hosts)
+    guarded = BoardApp(app, pool, config.allowed_hosts)
+    return guarded

@@ -40,6 +40,8 @@ __all__ = ["PoolFull", "Progress", "TaskError", "TimeLimitExceeded", "WorkerFail
 #: Called with ``(done, total)`` when a worker reports progress (``total`` 0: not known yet).
 Progress = Callable[[int, int], None]
 
+_STOPPING = "the server is shutting down"
+
 #: How long a killed worker may take to go before it is left to the operating system.
 _JOIN_SECONDS = 2.0
 
@@ -129,15 +131,26 @@ class WorkerPool:
         for worker in workers:
             self._adopt(worker)
 
-    async def close(self) -> None:
-        """Stop every worker and refuse further jobs; jobs still waiting get :class:`PoolFull`."""
+    def interrupt(self) -> None:
+        """The server is stopping: refuse new jobs, and end the waiting and running ones with :class:`PoolFull`.
+
+        The running jobs' workers are killed (and not replaced), so their
+        requests are answered at once instead of holding up the shutdown.
+        """
         self._closing = True
         for task in list(self._restarts):
             task.cancel()
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
-                waiter.set_exception(PoolFull("the server is shutting down"))
+                waiter.set_exception(PoolFull(_STOPPING))
+        for worker in self._workers:
+            if worker not in self._idle:
+                worker.events.put_nowait(("stop", _STOPPING))
+
+    async def close(self) -> None:
+        """Stop every worker (after :meth:`interrupt`)."""
+        self.interrupt()
         workers = list(self._workers)
         for worker in workers:
             self._discard(worker)
@@ -227,7 +240,7 @@ class WorkerPool:
     async def _acquire(self, deadline: float) -> _Worker:
         """An idle worker, after waiting for one until *deadline* if the waiting room has a place."""
         if self._closing:
-            raise PoolFull("the server is shutting down")
+            raise PoolFull(_STOPPING)
         if self._idle:
             return self._idle.pop()
         if len(self._waiters) >= self.backlog:
@@ -255,7 +268,7 @@ class WorkerPool:
 
         *progress* is called in the event loop with every ``(done, total)``
         the worker reports.  Raises :class:`PoolFull` at once when no worker
-        and no waiting place is free, :class:`TimeLimitExceeded` after the
+        and no waiting place is free (and when the server stops), :class:`TimeLimitExceeded` after the
         time limit, :class:`TaskError` for bad input and
         :class:`WorkerFailed` for anything else.  Cancelling the calling task
         kills the job's worker (a fresh one replaces it).
@@ -285,6 +298,8 @@ class WorkerPool:
                 if kind == "error":
                     finished = True
                     raise TaskError(event[1])
+                if kind == "stop":
+                    raise PoolFull(event[1])
                 raise WorkerFailed(str(event[1]))
         except (OSError, ValueError) as exc:  # the pipe broke while sending: the worker is gone
             raise WorkerFailed(f"the worker process stopped: {exc}") from None
