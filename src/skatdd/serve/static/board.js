@@ -1,6 +1,7 @@
 /* skatdd analysis board: a tree of lines explored card by card, every node solved by the server (/api/board/line).
    Every text that comes from a record (names, ids, messages) is put into the page with textContent, never as markup.
-   The address (#g=...&line=...&at=...) holds the game, the current line and the card shown, so a link reproduces it. */
+   The address (#g=...&moves=...&at=...) holds the game, every line explored and the card shown, so a link reproduces
+   the board. */
 (function () {
   "use strict";
   const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -81,6 +82,7 @@
   }
 
   const state = { game: null, root: null, cur: null, view: "open", generation: 0, sd: null };
+  let lastHash = "";  // the address this page wrote last (a different one, pasted by the user, is loaded)
 
   function extend(node, cards) {
     cards.forEach((c) => { node = node.child(c); });
@@ -93,12 +95,6 @@
     for (let n = state.cur; n; n = n.parent) nodes.unshift(n);
     for (let n = state.cur; n.children.length; ) { n = n.children[0]; nodes.push(n); }
     return nodes;
-  }
-
-  function mainLine() {
-    const cards = [];
-    for (let n = state.root; n.children.length; ) { n = n.children[0]; cards.push(n.card); }
-    return cards;
   }
 
   /* ------------------------------------------------------------------ the server */
@@ -145,17 +141,18 @@
 
   /* ------------------------------------------------------------------ loading */
 
-  function startGame(game, recorded, line, at) {
+  /* Show *game*; *build(root)* grows the tree of lines and returns the node to show (default: the recorded line). */
+  function startGame(game, build) {
     state.generation++;
     cancelSd();
     state.game = game;
     state.root = new Node(null, null);
-    extend(state.root, recorded);
-    const end = extend(state.root, line || recorded);
-    let node = end;
-    const target = Math.max(0, Math.min(at === undefined ? 0 : at, end.depth));
-    while (node.depth > target) node = node.parent;
-    state.cur = node;
+    if (build) {
+      state.cur = build(state.root);
+    } else {
+      extend(state.root, game.line);
+      state.cur = state.root;
+    }
     $("game").hidden = false;
     showFacts();
     render();
@@ -167,7 +164,8 @@
     try {
       const game = await api("/api/board/load", request);
       setStatus("");
-      startGame(game, game.line, null, 0);
+      $("load-panel").open = false;  // the board takes the screen; the panel opens again with a click
+      startGame(game);
     } catch (e) {
       setStatus(e.message, true);
     }
@@ -413,8 +411,13 @@
     start.addEventListener("click", () => go(state.root));
     box.appendChild(start);
     appendLine(box, state.root, true);
+    // Keep the current move in sight inside the list (without scrolling the page).
     const current = box.querySelector(".move.current");
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+    if (current) {
+      const top = current.offsetTop, bottom = top + current.offsetHeight;
+      if (top < box.scrollTop) box.scrollTop = top;
+      else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+    }
   }
 
   /* The chart: the value after every card of the current line, the recorded line behind it when they differ. */
@@ -527,8 +530,9 @@
     status.classList.toggle("bad", !advice && !!node.sdError);
     if (running && state.sd.node === node) status.textContent = "Solving worlds…";
     else if (!advice) status.textContent = node.sdError || node.sdNote || "";
-    else status.textContent = (advice.exact ? "All " + advice.worlds + " worlds solved (exact)"
-      : advice.evaluated + " of " + advice.worlds + " worlds, drawn with seed " + advice.seed) + ", " + SEATS[advice.seat] + " to play.";
+    else status.textContent = (advice.exact ? "All " + advice.worlds.toLocaleString("en") + " worlds solved (exact)"
+      : advice.evaluated.toLocaleString("en") + " of " + advice.worlds.toLocaleString("en") + " worlds, drawn with seed "
+        + advice.seed) + ", " + SEATS[advice.seat] + " to play.";
     if (!advice) return;
     advice.cards.forEach((c) => {
       const row = el("tr", advice.best.indexOf(c.card) >= 0 ? "best-row" : null);
@@ -616,17 +620,51 @@
 
   const splitCards = (text) => (text ? text.match(/../g) || [] : []);
 
+  /* The whole tree as text, as a chess game's variations are written: each card's code, and after a card its
+     alternatives in brackets, each with its own continuation: "HTH9(HK...)HA...". */
+  function treeText(node) {
+    let out = "";
+    while (node.children.length) {
+      const [main, ...others] = node.children;
+      out += main.card;
+      others.forEach((v) => { out += "(" + v.card + treeText(v) + ")"; });
+      node = main;
+    }
+    return out;
+  }
+
+  /* Rebuild the tree from treeText()'s text under *root*; anything that is no card code is skipped. */
+  function readTree(root, text) {
+    const stack = [];
+    let node = root, before = root;
+    for (let i = 0; i < text.length; ) {
+      const ch = text[i];
+      if (ch === "(") {
+        stack.push([node, before]);
+        node = before;
+        i++;
+      } else if (ch === ")") {
+        if (stack.length) [node, before] = stack.pop();
+        i++;
+      } else if (CARDS[text.slice(i, i + 2)]) {
+        before = node;
+        node = node.child(text.slice(i, i + 2));
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+  }
+
   function updateUrl() {
     const params = new URLSearchParams();
     params.set("g", toBase64(JSON.stringify({ position: state.game.position, info: state.game.info })));
-    const line = currentLine().slice(1).map((n) => n.card).join("");
-    const main = mainLine().join("");
-    params.set("line", line);
-    params.set("at", String(state.cur.depth));
-    if (main !== line) params.set("main", main);
+    params.set("moves", treeText(state.root));
+    params.set("at", state.cur.path().join(""));
     if (state.view !== "open") params.set("view", state.view);
     const hash = "#" + params.toString();
     if (location.hash !== hash) history.replaceState(null, "", hash);
+    lastHash = location.hash;
     $("share-link").href = location.href;
   }
 
@@ -637,20 +675,20 @@
     try {
       game = JSON.parse(fromBase64(params.get("g")));
     } catch (e) {
-      setStatus("This link does not hold a readable game.", true);
-      return true;
+      game = null;
     }
     if (!game || typeof game.position !== "object" || game.position === null) {
       setStatus("This link does not hold a readable game.", true);
       return true;
     }
     game.info = game.info && typeof game.info === "object" ? game.info : {};
-    const line = splitCards(params.get("line"));
-    const main = params.has("main") ? splitCards(params.get("main")) : line;
     const view = params.get("view");
     setView(view === "0" || view === "1" || view === "2" ? view : "open");
     $("load-panel").open = false;
-    startGame(game, main, line, parseInt(params.get("at") || "0", 10) || 0);
+    startGame(game, (root) => {
+      readTree(root, params.get("moves") || "");
+      return extend(root, splitCards(params.get("at")));
+    });
     return true;
   }
 
@@ -701,10 +739,6 @@
     e.preventDefault();
     step(moves[e.key]);
   });
-  window.addEventListener("hashchange", () => {
-    const params = new URLSearchParams(location.hash.slice(1));
-    const line = currentLine().slice(1).map((n) => n.card).join("");
-    if (!state.cur || params.get("line") !== line || params.get("at") !== String(state.cur.depth)) fromUrl();
-  });
+  window.addEventListener("hashchange", () => { if (location.hash !== lastHash) fromUrl(); });
   fromUrl();
 })();
