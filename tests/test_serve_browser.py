@@ -34,6 +34,8 @@ __all__ = ["driver"]  # the report tests' browser fixture, used here under the s
 
 EXAMPLE = ROOT / "examples" / "game.iss"
 RECORD = EXAMPLE.read_text().strip()
+#: The record's cards, in order.
+CARDS = [card_name(c) for _, c in parse_iss(RECORD).plays]
 
 STATE_JS = """
 const q = (s) => Array.from(document.querySelectorAll(s));
@@ -118,6 +120,32 @@ def press(driver: Any, key: str, times: int = 1) -> None:
         ActionChains(driver).send_keys(key).perform()
 
 
+def load_record(driver: Any, board: Server) -> dict[str, Any]:
+    """A fresh board with the example record loaded; its state at the start."""
+    open_board(driver, board.url)
+    paste(driver, RECORD)
+    return settled(driver)
+
+
+def go_to(driver: Any, cards: list[str]) -> dict[str, Any]:
+    """Click the move reached by *cards* in the move list; the state there."""
+    driver.find_element("css selector", f'#moves .move[data-path="{" ".join(cards)}"]').click()
+    return settled(driver)
+
+
+def play(driver: Any, card: str) -> dict[str, Any]:
+    driver.find_element("css selector", f'#hands button.card.legal[data-card="{card}"]').click()
+    return settled(driver)
+
+
+def branch_off(driver: Any, k: int) -> list[str]:
+    """After the record's first *k* cards, play another legal card than the record's; the new line."""
+    s = go_to(driver, CARDS[:k])
+    alternative = next(c for c in sorted(s["legal"]) if c != CARDS[k])
+    play(driver, alternative)
+    return [*CARDS[:k], alternative]
+
+
 def cli_solve(played: list[str]) -> dict[str, Any]:
     args = ["solve", RECORD, "--mode", "all", "--json"] + (["--played", " ".join(played)] if played else [])
     result = invoke(*args)
@@ -136,11 +164,9 @@ def expected_values(cli: dict[str, Any], declarer: int) -> tuple[dict[str, str],
 def test_step_through_a_record_and_branch_off(driver: Any, board: Server) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    open_board(driver, board.url)
-    paste(driver, RECORD)
-    s = settled(driver)
+    s = load_record(driver, board)
     record = parse_iss(RECORD)
-    cards = [card_name(c) for _, c in record.plays]
+    declarer = record.declarer or 0
     tables = expected_tables(record.start_position(), [c for _, c in record.plays])
     assert s["counter"] == "0 / 30" and s["title"].startswith("Start")
     assert "forehand kermit, middlehand bonsai, rearhand kermit:2" in s["players"]
@@ -151,11 +177,11 @@ def test_step_through_a_record_and_branch_off(driver: Any, board: Server) -> Non
             table, hands = tables[k - 1]
             assert s["trick"] == table, k
             assert [sorted(s["hands"][str(seat)]["cards"]) for seat in range(3)] == hands, k
-            assert s["current"] == " ".join(cards[:k])
+            assert s["current"] == " ".join(CARDS[:k])
         assert s["counter"] == f"{k} / 30"
-        cli = cli_solve(cards[:k])
+        cli = cli_solve(CARDS[:k])
         if k < 30:
-            values, best = expected_values(cli, record.declarer or 0)
+            values, best = expected_values(cli, declarer)
             assert s["legal"] == values, k
             assert sorted(s["best"]) == best, k
         else:
@@ -164,54 +190,41 @@ def test_step_through_a_record_and_branch_off(driver: Any, board: Server) -> Non
     main_chart = s["chart"]
     assert len(main_chart.split()) == 31 and not s["recorded"]
 
-    # Back to card 4, then a card the record did not play: a variation.
+    # Back to card 4 with the keyboard, then a card the record did not play: a variation.
     press(driver, Keys.HOME)
     press(driver, Keys.ARROW_RIGHT, 4)
     s = settled(driver)
-    alternative = next(c for c in sorted(s["legal"]) if c != cards[4])
+    alternative = next(c for c in sorted(s["legal"]) if c != CARDS[4])
     before = dict(s["legal"])
-    driver.find_element("css selector", f'#hands button.card.legal[data-card="{alternative}"]').click()
-    s = settled(driver)
-    line = cards[:4] + [alternative]
+    s = play(driver, alternative)
+    line = [*CARDS[:4], alternative]
     assert s["counter"] == "5 / 5" and s["current"] == " ".join(line)
     assert s["variations"] == 1 and " ".join(line) in s["moves"]
-    values, best = expected_values(cli_solve(line), record.declarer or 0)
+    values, best = expected_values(cli_solve(line), declarer)
     assert s["legal"] == values and sorted(s["best"]) == best and s["legal"] != before
     assert s["recorded"] and s["chart"] != main_chart  # the chart now follows the variation
     # Two more cards in the variation.
     for _ in range(2):
-        first = sorted(s["legal"])[0]
-        driver.find_element("css selector", f'#hands button.card.legal[data-card="{first}"]').click()
-        line.append(first)
-        s = settled(driver)
+        line.append(sorted(s["legal"])[0])
+        s = play(driver, line[-1])
     assert s["current"] == " ".join(line) and s["counter"] == "7 / 7"
     assert len(s["chart"].split()) == 8
     screenshot(driver, "serve-board-variation.png")
     # Back into the main line through the move list.
-    driver.find_element("css selector", f'#moves .move[data-path="{" ".join(cards[:10])}"]').click()
-    s = settled(driver)
+    s = go_to(driver, CARDS[:10])
     assert s["counter"] == "10 / 30" and not s["recorded"] and s["chart"] == main_chart
     # The variation is still there, and reached again by clicking its last card.
-    driver.find_element("css selector", f'#moves .move[data-path="{" ".join(line)}"]').click()
-    assert settled(driver)["current"] == " ".join(line)
+    assert go_to(driver, line)["current"] == " ".join(line)
 
 
 def test_a_link_reproduces_the_board(driver: Any, board: Server) -> None:
-    open_board(driver, board.url)
-    paste(driver, RECORD)
-    settled(driver)
-    record = parse_iss(RECORD)
-    cards = [card_name(c) for _, c in record.plays]
-    driver.find_element("css selector", f'#moves .move[data-path="{" ".join(cards[:7])}"]').click()
-    s = settled(driver)
-    alternative = next(c for c in sorted(s["legal"]) if c != cards[7])
-    driver.find_element("css selector", f'#hands button.card.legal[data-card="{alternative}"]').click()
-    settled(driver)
-    driver.find_element("css selector", '#moves .move[data-path="' + " ".join(cards[:3]) + '"]').click()
+    load_record(driver, board)
+    branch_off(driver, 7)
+    go_to(driver, CARDS[:3])
     driver.find_element("css selector", "input[name=view][value='2']").click()
     before = settled(driver)
     link = driver.current_url
-    assert "#g=" in link and "&moves=" in link and f"&at={''.join(cards[:3])}" in link and "&view=2" in link
+    assert "#g=" in link and "&moves=" in link and f"&at={''.join(CARDS[:3])}" in link and "&view=2" in link
     assert driver.find_element("id", "share-link").get_attribute("href") == link
     driver.get("about:blank")
     driver.get(link)
@@ -221,9 +234,7 @@ def test_a_link_reproduces_the_board(driver: Any, board: Server) -> None:
 
 
 def test_seat_view_shows_the_other_hands_face_down(driver: Any, board: Server) -> None:
-    open_board(driver, board.url)
-    paste(driver, RECORD)
-    open_view = settled(driver)
+    open_view = load_record(driver, board)
     record = parse_iss(RECORD)
     assert record.declarer == 2 and record.declaration is not None and not record.declaration.hand
     driver.find_element("css selector", "input[name=view][value='1']").click()
@@ -252,17 +263,8 @@ def sd_rows(driver: Any) -> dict[str, tuple[str, str]]:
 def test_single_dummy_values_progress_and_cancel(driver: Any, board: Server) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    open_board(driver, board.url)
-    paste(driver, RECORD)
-    settled(driver)
-    record = parse_iss(RECORD)
-    cards = [card_name(c) for _, c in record.plays]
-    driver.find_element("css selector", f'#moves .move[data-path="{" ".join(cards[:4])}"]').click()
-    s = settled(driver)
-    alternative = next(c for c in sorted(s["legal"]) if c != cards[4])  # a variation, then its values
-    driver.find_element("css selector", f'#hands button.card.legal[data-card="{alternative}"]').click()
-    settled(driver)
-    line = [*cards[:4], alternative]
+    load_record(driver, board)
+    line = branch_off(driver, 4)  # a variation, then its values
     for field, value in (("sd-worlds", "30"), ("sd-seed", "5")):
         box = driver.find_element("id", field)
         box.clear()

@@ -210,14 +210,20 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
     # The report's stylesheet draws the cards, the chart and the panels; the board's own rules come after it.
     style = _asset("skatdd.html", "templates/report.css") + "\n" + _asset("skatdd.serve", "static/board.css")
 
-    async def job_answer(request: Request, task: str) -> Response:
-        """Run *task* on the body in the pool; stop it when the client goes away."""
+    async def body_of(request: Request) -> str | Response:
+        """The request body as text, or the answer to a body that cannot be taken."""
         try:
-            body = await _read_body(request, config.max_body)
+            return await _read_body(request, config.max_body)
         except ClientDisconnect:
-            return Response(status_code=400)
+            return Response(status_code=400)  # nobody is left to read it
         except (TaskError, _BodyTooLarge) as exc:
             return _error(*_failure(exc, config))
+
+    async def job_answer(request: Request, task: str) -> Response:
+        """Run *task* on the body in the pool; stop it when the client goes away."""
+        body = await body_of(request)
+        if isinstance(body, Response):
+            return body
         job = asyncio.ensure_future(pool.run(task, body))
         gone = asyncio.ensure_future(_disconnected(request))
         try:
@@ -240,12 +246,9 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
 
     async def advise_stream(request: Request) -> Response:
         """Advice as JSON lines: ``{"progress": {"done", "total"}}`` ..., then ``{"result": ...}`` or ``{"error"}``."""
-        try:
-            body = await _read_body(request, config.max_body)
-        except ClientDisconnect:
-            return Response(status_code=400)
-        except (TaskError, _BodyTooLarge) as exc:
-            return _error(*_failure(exc, config))
+        body = await body_of(request)
+        if isinstance(body, Response):
+            return body
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
         def progress(done: int, total: int) -> None:
