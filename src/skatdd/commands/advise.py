@@ -38,8 +38,8 @@ from .common import GAME, SEAT, emit_json, json_option, tt_option
 from .solve import apply_played, input_errors, solve_position
 
 __all__ = [
-    "ProgressLine", "advice_lines", "command", "sd_cells", "sd_header", "sd_summary_lines", "seed_option",
-    "terminal_progress", "worlds_option",
+    "ProgressLine", "advice_lines", "advice_position", "command", "sd_cells", "sd_header", "sd_summary_lines",
+    "seed_option", "terminal_progress", "worlds_option",
 ]
 
 
@@ -250,9 +250,12 @@ def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
 # --------------------------------------------------------------------------- command
 
 
-def _position(position: str, game: tuple[Game, bool] | None, declarer: int | None, played: str | None,
-              after: int | None) -> tuple[Position, Declaration]:
-    """The position to advise on and its declaration (module docstring)."""
+def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int | None, played: str | None,
+                    after: int | None) -> tuple[Position, Declaration]:
+    """The position ``skatdd advise`` advises on and its declaration (module docstring); POSITION as given.
+
+    Raises :class:`~skatdd.errors.SkatddError` subclasses for bad input.
+    """
     spec, pos = solve_position(position, game=game, declarer=declarer, played=None)
     if after is not None:
         if after > len(spec.played):
@@ -300,7 +303,7 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
       skatdd advise examples/deal.txt --game spades --declarer M --played "HA" --worlds 500 --seed 7
     """
     with input_errors():
-        pos, declaration = _position(position, game_spec, declarer, played, after)
+        pos, declaration = advice_position(position, game_spec, declarer, played, after)
     progress = terminal_progress("advise")
     runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
     try:

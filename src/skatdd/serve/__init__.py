@@ -1,0 +1,13 @@
+"""``skatdd serve``: an analysis board in the browser and a JSON API, on a bounded pool of solver processes.
+
+* :mod:`skatdd.serve.app`: the Starlette application (routes, limits, errors, security headers);
+* :mod:`skatdd.serve.pool`: the worker processes, time limits, cancelling, refusing work when full;
+* :mod:`skatdd.serve.worker`: what runs in a worker process;
+* :mod:`skatdd.serve.api`: ``/api/solve`` and ``/api/advise``, the CLI's numbers for a JSON body;
+* :mod:`skatdd.serve.board`: the board's questions (load a game, the nodes of a line);
+* ``templates/board.html.j2``, ``static/board.js``, ``static/board.css``: the page.
+
+Starlette and uvicorn are an optional extra (``pip install 'skatdd[serve]'``);
+only :mod:`skatdd.serve.app` imports them, so the worker and its tasks load
+without them.
+"""
