@@ -110,7 +110,7 @@ from .best import (
     _Seat,
 )
 from .cards import ALL_CARDS, Card, Mask, card_name, cards_of, display_sorted, format_mask, mask_of, parse_cards
-from .errors import CardCountError, DealFormatError, DuplicateCardError, ScoringError, SkatddError
+from .errors import CardCountError, DealFormatError, DuplicateCardError, ScoringError, SkatddError, plural
 from .position import Position
 from .rules import Game, parse_game, parse_seat
 from .scoring import MIN_BID, Declaration, matadors, null_value, score_game
@@ -669,7 +669,7 @@ def _read_cards(cards: Mask | str | Iterable[Card], what: str, count: int) -> Ma
         parsed = parse_cards([card_name(c) for c in cards], what=what)
     if len(parsed) != count:
         shown = " ".join(card_name(c) for c in display_sorted(parsed))
-        raise CardCountError(f"{what} has {len(parsed)} cards {shown[:80]!r}: expected {count}")
+        raise CardCountError(f"{what} has {plural(len(parsed), 'card')} {shown[:80]!r}: expected {count}")
     return mask_of(parsed)
 
 

@@ -60,7 +60,7 @@ from .cards import (
     cards_of,
     format_cards,
 )
-from .errors import CardCountError, ScoringError, quote
+from .errors import CardCountError, ScoringError, plural, quote
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, parse_game
 
 __all__ = [
@@ -273,7 +273,7 @@ def matadors(game: Game, twelve: Mask | CardSet) -> int:
         raise CardCountError(f"declarer's twelve cards {quote(twelve)}: expected a 32-bit card mask")
     if mask.bit_count() != 12:
         raise CardCountError(
-            f"declarer's twelve cards {quote(format_cards(cards_of(mask)))} hold {mask.bit_count()} cards: "
+            f"declarer's twelve cards {quote(format_cards(cards_of(mask)))} hold {plural(mask.bit_count(), 'card')}: "
             f"expected 12 (ten in hand plus the skat)"
         )
     if game.is_null:

@@ -45,7 +45,7 @@ from ..advise import WorldRunner, judge_analysis
 from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from ..batch import LineOutcome, record_line, worker_count
 from ..cards import CARD_POINTS, card_symbol
-from ..errors import SkatddError
+from ..errors import SkatddError, plural
 from ..position import Position
 from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
@@ -254,7 +254,7 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     result = analysis.result
     null = analysis.game.is_null
     if result.score is None:
-        out.append(f"Result: unfinished after {len(analysis.plays)} cards "
+        out.append(f"Result: unfinished after {plural(len(analysis.plays), 'card')} "
                    f"(declarer {result.declarer_points} card points with the skat, {_tricks(result.declarer_tricks)})")
     else:
         won = "wins" if result.declarer_wins else "loses"

@@ -42,6 +42,7 @@ from ..batch import (
     worker_count,
 )
 from ..cluster import ClusterError
+from ..errors import plural
 from ..ordered import Item
 from ..resume import open_output
 from ..solve import MODES
@@ -82,7 +83,7 @@ class Progress:
             filled = int(30 * min(self.done, self.total) / self.total)
             head = f"[{'#' * filled}{'-' * (30 - filled)}] {self.done}/{self.total}"
         else:
-            head = f"{self.done} lines"
+            head = plural(self.done, "line")
         text = f"{head}  {self.errors} error{'s' if self.errors != 1 else ''}  {rate:.1f} lines/s"
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
