@@ -827,7 +827,7 @@ def best_contracts(
     Raises:
         InvalidSeatError: *declarer* is not 0, 1 or 2.
         CardCountError, DuplicateCardError: the deal is not 10+10+10+2 distinct cards.
-        ScoringError: *bid* is not a valid bid (below 18).
+        ScoringError: *bid* is not a valid bid (outside 18..264).
     """
     _check_deal(hands, skat, declarer)
     if bid is not None:

@@ -11,9 +11,10 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import SkatddError
+from ..errors import SkatddError, quote
 from ..memory import check_table_mib
 from ..rules import parse_game, parse_seat
+from ..scoring import MAX_BID, MIN_BID
 
 #: A Click command callback, returned unchanged by the option decorators.
 F = TypeVar("F", bound=Callable[..., Any])
@@ -70,8 +71,26 @@ class SeatType(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(exc), param, ctx)
 
 
+class BidType(click.ParamType):  # type: ignore[type-arg]
+    """A bid of every ``--bid``: a whole number from 18 to 264, the highest game value (:data:`~skatdd.scoring.MAX_BID`).
+
+    Above it no game can be won without being overbid, so a higher bid is
+    refused rather than scored (a bid of 10^20 would make every score -2e20).
+    """
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if not MIN_BID <= number <= MAX_BID:
+            self.fail(f"{quote(number)} is not a bid: expected {MIN_BID} to {MAX_BID} (the highest game value: "
+                      "grand ouvert with or without four)", param, ctx)
+        return number
+
+
 GAME = GameType()
 SEAT = SeatType()
+BID = BidType()
 
 
 def emit_json(obj: Any) -> None:
