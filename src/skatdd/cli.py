@@ -7,7 +7,8 @@ exit status 2; so do Click's own usage errors (an unknown option, a bad
 option value, a missing argument): :class:`OneLineGroup` turns them into one
 line naming the offending token and what was expected, for every command
 and every caller of the group.  Exit 1 is left for failures that are not the
-input's fault.
+input's fault; a closed standard output (``| head``) ends with 141, as a
+command killed by SIGPIPE does.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from typing import Any, NoReturn
 import click
 
 from . import __version__
+from .commands.common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 from .errors import SkatddError, shorten_quoted
 
 
@@ -141,7 +143,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Interrupted.", err=True)
         _exit(130, final)
     except BrokenPipeError:
-        _exit(0, final)
+        quiet_broken_pipe()
+        _exit(BROKEN_PIPE_STATUS, final)
     _exit(0, final)
 
 

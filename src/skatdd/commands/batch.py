@@ -22,7 +22,6 @@ lives in :mod:`skatdd.batch`.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -46,7 +45,7 @@ from ..errors import plural
 from ..ordered import Item
 from ..resume import open_output
 from ..solve import MODES
-from .common import tt_option
+from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe, tt_option
 
 __all__ = ["Progress", "ResultSink", "command", "run_options", "stream_results"]
 
@@ -212,7 +211,7 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     Each outcome is written and flushed at once and then handed to
     *on_record*; error lines are echoed on stderr (above the progress bar,
     shown when stderr is a terminal; it counts the lines *sink* already
-    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 0,
+    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 141,
     leaving what was written intact; a lost Dask scheduler exits 1.  When a
     line failed (now or in the resumed part), a summary naming *what* went
     wrong goes to stderr and the exit status is the summary's (2 bad input,
@@ -248,10 +247,9 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
         click.echo("Interrupted: the lines written so far are complete.", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        # The reader went away (`| head`): stop quietly, with the status a shell shows for a broken pipe.
+        quiet_broken_pipe()
+        sys.exit(BROKEN_PIPE_STATUS)
     except ClusterError as exc:
         if progress is not None:
             progress.clear()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -133,6 +134,25 @@ def run_interruptibly(work: Callable[[], T]) -> T:
         raise outcome["error"]
     result: T = outcome["value"]
     return result
+
+
+#: Exit status for a standard output closed by its reader: 128 + SIGPIPE, what a shell reports for ``| head``.
+BROKEN_PIPE_STATUS = 128 + signal.SIGPIPE
+
+
+def quiet_broken_pipe() -> None:
+    """After a write to a closed standard output: point it at the null device, so nothing more fails.
+
+    Python flushes stdout once more at exit; on the closed pipe that would
+    print an ``Exception ignored`` message.  The caller then exits with
+    :data:`BROKEN_PIPE_STATUS`, quietly: the reader (``| head``) wanted no more.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no descriptor (an in-process caller's stdout): nothing flushes to a pipe
+        pass
 
 
 def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
