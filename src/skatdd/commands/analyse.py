@@ -46,15 +46,16 @@ from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from ..batch import LineOutcome, record_line, worker_count
 from ..cards import CARD_POINTS, card_symbol
 from ..errors import SkatddError, plural
+from ..outputs import PARTIAL, check_not_input
 from ..position import Position
 from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
-from ..table import GameTable
+from ..table import GameTable, table_format
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
 from .batch import ResultSink, run_options, stream_results
-from .common import html_option, json_option, tt_option
+from .common import OutputPath, html_option, json_option, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["analysis_lines", "command"]
@@ -355,11 +356,11 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @worlds_option(None)
 @seed_option
 @run_options
-@click.option("--table", metavar="FILE", default=None,
+@click.option("--table", metavar="FILE", default=None, type=OutputPath(beside=(PARTIAL,), replaced=True, check=table_format),
               help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
 @json_option
 @tt_option
-@html_option
+@html_option(folders=True)
 def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, dask: str | None,
             output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
             four_colour: bool) -> None:
@@ -397,6 +398,8 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
                                "then write the pages in a run of their own")
     run = RunOptions(dask, output, resume, table)
     with input_errors(), open_games(game) as games:
+        for option, path in (("-o", output), ("--table", table), ("--html", html)):
+            check_not_input(path, option, games.path)
         if games.lines is None:
             assert games.text is not None
             if games.path is None and looks_like_path(games.text):

@@ -45,7 +45,7 @@ from ..errors import plural
 from ..ordered import Item
 from ..resume import open_output
 from ..solve import MODES
-from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe, tt_option
+from .common import BROKEN_PIPE_STATUS, OutputPath, quiet_broken_pipe, tt_option
 
 __all__ = ["Progress", "ResultSink", "command", "run_options", "stream_results"]
 
@@ -117,7 +117,7 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
     func = click.option("--resume", is_flag=True,
                         help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
-    func = click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+    func = click.option("--output", "-o", type=OutputPath(), default=None,
                         help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
     return dask_option(func)
 

@@ -164,7 +164,7 @@ def _summary(reports: list[SeatReport]) -> list[str]:
               help="For a file of records: worker processes, one solver each [default: every core].")
 @json_option
 @tt_option
-@html_option
+@html_option(folders=False)
 def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, jobs: int | None, as_json: bool,
             tt_mb: int, html: str | None, four_colour: bool) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.

@@ -14,6 +14,7 @@ import click
 
 from ..errors import SkatddError, quote
 from ..memory import check_table_mib
+from ..outputs import FILE, FILE_OR_FOLDER, FOLDER, PARTIAL, check_output
 from ..rules import parse_game, parse_seat
 from ..scoring import MAX_BID, MIN_BID
 
@@ -68,6 +69,29 @@ class SeatType(click.ParamType):  # type: ignore[type-arg]
             return value
         try:
             return parse_seat(value)
+        except SkatddError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class OutputPath(click.ParamType):  # type: ignore[type-arg]
+    """A path an option writes to, checked as the command line is read (:func:`skatdd.outputs.check_output`).
+
+    *kind*, *beside* and *replaced* as for ``check_output``; *check*, when
+    given, is called with the path first (a table's format).  Every option
+    that writes uses this type, so a path that cannot be written is refused
+    before any work, in one line, exit status 2.
+    """
+
+    def __init__(self, kind: str = FILE, *, beside: tuple[str, ...] = (), replaced: bool = False,
+                 check: Callable[[str], object] | None = None) -> None:
+        self.kind, self.beside, self.replaced, self.check = kind, beside, replaced, check
+        self.name = {FILE: "FILE", FOLDER: "FOLDER"}.get(kind, "PATH")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            if self.check is not None:
+                self.check(value)
+            return check_output(value, "", self.kind, beside=self.beside, replaced=self.replaced)
         except SkatddError as exc:
             self.fail(str(exc), param, ctx)
 
@@ -155,12 +179,21 @@ def quiet_broken_pipe() -> None:
         pass
 
 
-def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`)."""
-    func = click.option("--four-colour", is_flag=True,
-                        help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
-    return click.option("--html", "html", metavar="PATH", default=None,
-                        help="Also write a self-contained HTML report to PATH (a folder for a file of games).")(func)
+def html_option(folders: bool) -> Callable[[F], F]:
+    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`).
+
+    With *folders* PATH may be a folder (one ending in ``/``, or an existing
+    one); else it is one page.  Checked before any work (:class:`OutputPath`).
+    """
+    where = "PATH (a folder for a file of games; a PATH ending in '/' is a folder)" if folders else "FILE"
+
+    def decorate(func: F) -> F:
+        func = click.option("--four-colour", is_flag=True,
+                            help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
+        return click.option("--html", "html", metavar="PATH" if folders else "FILE", default=None,
+                            type=OutputPath(FILE_OR_FOLDER if folders else FILE, beside=(PARTIAL,), replaced=True),
+                            help=f"Also write a self-contained HTML report to {where}.")(func)
+    return decorate
 
 
 @contextmanager
