@@ -201,6 +201,8 @@ def test_an_output_that_is_the_input_file_is_refused(tmp_path: Path, no_work: No
     games.write_bytes(ISS_GAMES.read_bytes())
     game = tmp_path / "game.iss"
     game.write_bytes(GAME.read_bytes())
+    assert_refused(invoke("batch", str(positions), "-o", str(positions)), "-o", "is the input file")
+    assert_refused(invoke("batch", str(positions), "-o", str(positions), "--resume"), "is the input file")
     assert_refused(invoke("analyse", str(games), "-o", str(games)), "is the input file")
     assert_refused(invoke("analyse", str(games), "--table", str(tmp_path / "." / "games.csv")), "--table",
                    "is the input file")

@@ -54,7 +54,7 @@ from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
 from ..table import GameTable, table_format
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
-from .batch import ResultSink, run_options, stream_results
+from .batch import ResultSink, output_fingerprint, run_options, stream_results
 from .common import OutputPath, html_option, json_option, tt_option
 from .solve import InputError, input_errors
 
@@ -301,14 +301,18 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
-          source: str = "", worlds: int | None = None, seed: int = 1) -> None:
+          path: str | None = None, worlds: int | None = None, seed: int = 1) -> None:
+    """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
     with ExitStack() as stack:
         table = stack.enter_context(GameTable(run.table)) if run.table else None
         on_record = table.add if table is not None else (lambda record: None)
         # The sink first: with --resume it skips the lines already answered, which then get no page either.
+        fingerprint = output_fingerprint(run.output, path,
+                                         {"command": "analyse", "--no-review": not review, "--worlds": worlds,
+                                          "--seed": seed if worlds is not None else None})
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
-                                              on_record=on_record))
+                                              on_record=on_record, run=fingerprint))
         todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
 
         def wrap(emit: Callable[[LineOutcome], None]) -> Callable[[LineOutcome], None]:
@@ -317,7 +321,7 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
         if html is not None:
             from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
 
-            pages = stack.enter_context(ArchivePages(html, source=source, four_colour=four_colour))  # index even on Ctrl-C
+            pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
         stream_results(lambda emit: analyse_lines(todo, jobs=workers, tt_mb=tt_mb, review=review, emit=wrap(emit),
                                                   worlds=worlds, seed=seed, dask=run.dask, total=total),
@@ -409,7 +413,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
-              four_colour=four_colour, source=games.path or "stdin", worlds=worlds, seed=seed)
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,

@@ -43,11 +43,12 @@ from ..batch import (
 from ..cluster import ClusterError
 from ..errors import plural
 from ..ordered import Item
-from ..resume import open_output
+from ..outputs import check_not_input
+from ..resume import RUN_RECORD, RunFingerprint, input_digest, open_output, run_fingerprint
 from ..solve import MODES
 from .common import BROKEN_PIPE_STATUS, OutputPath, quiet_broken_pipe, tt_option
 
-__all__ = ["Progress", "ResultSink", "command", "run_options", "stream_results"]
+__all__ = ["Progress", "ResultSink", "command", "output_fingerprint", "run_options", "stream_results"]
 
 
 class Progress:
@@ -117,7 +118,7 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
     func = click.option("--resume", is_flag=True,
                         help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
-    func = click.option("--output", "-o", type=OutputPath(), default=None,
+    func = click.option("--output", "-o", type=OutputPath(beside=(RUN_RECORD,)), default=None,
                         help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
     return dask_option(func)
 
@@ -156,7 +157,8 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
             raise click.BadParameter(f"cannot read {file!r}: {exc.strerror or exc}", param_hint="FILE") from None
     try:
         items = read_lines(stream)
-        with ResultSink(output, items, resume=resume, line_id=line_id) as sink:
+        run = output_fingerprint(output, file, {"command": "batch", "--mode": mode})
+        with ResultSink(output, items, resume=resume, line_id=line_id, run=run) as sink:
             stream_results(lambda emit: run_batch(items, jobs=worker_count(jobs, total), mode=mode, tt_mb=tt_mb, emit=emit,
                                                   dask=dask, total=total),
                            total, what="lines could not be solved", sink=sink)
@@ -165,20 +167,38 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
             stream.close()
 
 
+def output_fingerprint(output: str | None, source: str | None, options: dict[str, Any]) -> RunFingerprint | None:
+    """The :class:`~skatdd.resume.RunFingerprint` of a run from *source* (``None``/``-``: stdin) with *options*.
+
+    ``None`` without ``-o`` (results on stdout need no run record).  Raises
+    :class:`~skatdd.errors.OutputError` when ``-o`` is the input file itself.
+    """
+    if output is None:
+        return None
+    check_not_input(output, "-o", source)
+    try:
+        return run_fingerprint(input_digest(source), options)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {source!r}: {exc.strerror or exc}", param_hint="FILE") from None
+
+
 class ResultSink:
     """Where result lines go: standard output, or ``-o FILE`` (created, or continued with *resume*).
 
     With *resume* the records already in FILE are checked against *items*,
     which are advanced past the lines they answer (:func:`skatdd.resume.open_output`);
-    ``prior`` counts them and *on_record* sees each.  Every record is
+    ``prior`` counts them and *on_record* sees each.  *run* (see
+    :func:`output_fingerprint`) is recorded beside FILE, and a resumed FILE
+    must have been made by the same input and options.  Every record is
     written as one whole line and flushed.  Raises ``click.UsageError`` for
     ``--resume`` without ``-o``, and :class:`~skatdd.errors.ResumeError`
-    when FILE is not this input's output.
+    when FILE is not this run's output.
     """
 
     def __init__(self, output: str | None, items: Iterator[Item], *, resume: bool,
                  line_id: Callable[[bytes | str], Any],
-                 on_record: Callable[[dict[str, Any]], None] = lambda record: None) -> None:
+                 on_record: Callable[[dict[str, Any]], None] = lambda record: None,
+                 run: RunFingerprint | None = None) -> None:
         self.output = output
         self.prior = BatchSummary()
         if output is None:
@@ -187,7 +207,8 @@ class ResultSink:
             self.stream: IO[str] = sys.stdout
             return
         try:
-            self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record)
+            self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record,
+                                                  run=run)
         except OSError as exc:
             raise click.BadParameter(f"cannot write {output!r}: {exc.strerror or exc}", param_hint="-o") from None
 
