@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from . import __version__
-from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary
+from .batch import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line
 from .errors import ResumeError, quote
 from .ordered import Item
 
@@ -77,9 +77,9 @@ class RunFingerprint:
 
     @property
     def digest(self) -> str:
-        """SHA-256 (hex) of the input digest and the options, in canonical JSON."""
-        text = json.dumps({"input": self.input, "options": dict(self.options)}, sort_keys=True, ensure_ascii=True)
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
+        """SHA-256 (hex) of the input digest and the options (sorted by name), as one JSON line."""
+        canonical = {"input": self.input, "options": dict(sorted(self.options.items()))}
+        return hashlib.sha256(record_line(canonical).encode("utf-8")).hexdigest()
 
     def to_json(self) -> dict[str, Any]:
         """The run record written beside the output (what :meth:`from_json` reads back)."""
@@ -224,7 +224,7 @@ def _write_run_record(path: str, run: RunFingerprint | None) -> None:
     """Write *run*'s record beside the output *path* (a regular file; a device such as /dev/null gets none)."""
     if run is not None and os.path.isfile(path):
         with open(run_record_path(path), "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(run.to_json(), sort_keys=True) + "\n")
+            fh.write(record_line(run.to_json()) + "\n")
 
 
 def open_output(path: str, items: Iterator[Item], *, resume: bool, ident: Callable[[bytes | str], Any],
