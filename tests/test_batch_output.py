@@ -126,6 +126,7 @@ def test_output_file_and_resume_after_a_torn_line(tmp_path: Path) -> None:
     for cut in (0, len(b"".join(full.splitlines(keepends=True)[:12])), len(full) - 5):
         part = tmp_path / f"part{cut}.jsonl"
         part.write_bytes(full[:cut] + (b'{"id": "p12", "ga' if cut and cut < len(full) - 5 else b""))
+        Path(f"{part}.run.json").write_bytes(Path(f"{whole}.run.json").read_bytes())  # the run record goes with it
         again = skatdd("batch", str(source), "--jobs", "2", "--tt-mb", "16", "-o", str(part), "--resume")
         assert again.returncode == 2, again.stderr  # the bad line counts, whether resumed or redone
         assert "line 8" in again.stderr.splitlines()[-1]
@@ -137,6 +138,7 @@ def test_resume_refuses_another_inputs_output(tmp_path: Path) -> None:
     source = tmp_path / "in.jsonl"
     source.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out.jsonl"
+    assert skatdd("batch", str(source), "-o", str(out)).returncode == 0  # this run's record beside it
     out.write_text(json.dumps({"id": "other", "value": 1}) + "\n")
     proc = skatdd("batch", str(source), "-o", str(out), "--resume")
     assert proc.returncode == 2
@@ -277,7 +279,7 @@ def test_a_refused_resume_keeps_the_old_table(tmp_path: Path) -> None:
     out.write_text(json.dumps({"line": 1, "id": "someone else's", "error": "x"}) + "\n")
     proc = skatdd("analyse", str(ISS_GAMES), "--no-review", "--jobs", "1", "--table", str(table), "-o", str(out),
                   "--resume")
-    assert proc.returncode == 2 and "not the output of this input" in proc.stderr
+    assert proc.returncode == 2 and "not this run's output" in proc.stderr
     assert table.read_text() == "the old table\n" and not list(tmp_path.glob("*.partial"))
 
 

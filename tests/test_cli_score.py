@@ -188,7 +188,7 @@ def test_help():
     (["--game", "null", "--matadors", "2", "--tricks", "0"], "--matadors 2: a null game has no matadors"),
     (["--game", "clubs", "--matadors", "1", "--points", "121"], "'--points': 121 is not in the range"),
     (["--game", "clubs", "--matadors", "1", "--points", "70", "--tricks", "11"], "'--tricks': 11 is not in the range"),
-    (["--game", "clubs", "--matadors", "1", "--points", "70", "--bid", "17"], "'--bid': 17 is not in the range"),
+    (["--game", "clubs", "--matadors", "1", "--points", "70", "--bid", "17"], "'--bid': 17 is not a bid: expected 18 to 264"),
     (["--game", "clubs", "--matadors", "1", "--points", "70", "--announce", "contra"], "'contra' is not one of"),
     (["--game", "grand", "--cards", "CJ SJ CA CT CK CQ C9 C8 C7 SA HA DA", "--matadors", "3", "--points", "70"],
      "--matadors 3 disagrees with --cards, which are with 2 (2)"),

@@ -202,7 +202,7 @@ def test_cli_unwritable_path_exits_2(tmp_path: Path) -> None:
     blocker.write_text("x")
     proc = run("analyse", str(EXAMPLE), "--no-review", "--html", str(blocker / "game.html"))
     assert proc.returncode == 2
-    assert proc.stderr.startswith("Error: cannot write the HTML report") and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("Error: ") and "is not a folder" in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     games = tmp_path / "games.txt"
     games.write_text("\n".join(FIXTURES.read_text().splitlines()[:2]) + "\n")
@@ -218,4 +218,4 @@ def test_index_is_written_when_interrupted(tmp_path: Path) -> None:
     index = (tmp_path / "out" / "index.html").read_text()
     assert 'data-line="3"' in index and 'href="line-3-8650652.html"' in index
     assert (tmp_path / "out" / "line-3-8650652.html").exists()
-    assert not list((tmp_path / "out").glob("*.part"))
+    assert not list((tmp_path / "out").glob("*.partial"))

@@ -134,7 +134,7 @@ from .cards import (
     display_sorted,
     points_of,
 )
-from .errors import CardCountError, DuplicateCardError, InvalidSeatError, quote
+from .errors import CardCountError, DuplicateCardError, InvalidSeatError, plural, quote
 from .position import Position
 from .rules import (
     OUT_OF_SCHNEIDER_POINTS,
@@ -799,7 +799,7 @@ def _check_deal(hands: list[int], skat: int, declarer: int) -> None:
         if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= _ALL:
             raise CardCountError(f"{name} must be a 32-bit card mask, got {quote(mask)}")
         if mask.bit_count() != want:
-            raise CardCountError(f"{name} has {mask.bit_count()} cards: expected {want}")
+            raise CardCountError(f"{name} has {plural(mask.bit_count(), 'card')}: expected {want}")
         if seen & mask:
             raise DuplicateCardError(f"card {card_name(cards_of(seen & mask)[0])!r} appears twice in the deal")
         seen |= mask
@@ -827,7 +827,7 @@ def best_contracts(
     Raises:
         InvalidSeatError: *declarer* is not 0, 1 or 2.
         CardCountError, DuplicateCardError: the deal is not 10+10+10+2 distinct cards.
-        ScoringError: *bid* is not a valid bid (below 18).
+        ScoringError: *bid* is not a valid bid (outside 18..264).
     """
     _check_deal(hands, skat, declarer)
     if bid is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .errors import CardCountError, DuplicateCardError, InvalidCardError, quote
+from .errors import CardCountError, DuplicateCardError, InvalidCardError, plural, quote
 
 Card = int
 Mask = int
@@ -130,7 +130,7 @@ def parse_cards(text: str | Iterable[str], *, count: int | None = None, what: st
         seen |= 1 << card
         cards.append(card)
     if count is not None and len(cards) != count:
-        raise CardCountError(f"{what} has {len(cards)} cards {quote(format_cards(cards))}: expected {count}")
+        raise CardCountError(f"{what} has {plural(len(cards), 'card')} {quote(format_cards(cards))}: expected {count}")
     return cards
 
 

@@ -3,24 +3,105 @@
 One Click group; each command lives in its own module under
 ``skatdd.commands`` and is registered here.  Input errors
 (:class:`~skatdd.errors.SkatddError`) become a one-line message on stderr and
-exit status 2; Click's own usage errors also exit 2.  Exit 1 is left for
-failures that are not the input's fault.
+exit status 2; so do Click's own usage errors (an unknown option, a bad
+option value, a missing argument): :class:`OneLineGroup` turns them into one
+line naming the offending token and what was expected, for every command
+and every caller of the group.  Exit 1 is left for failures that are not the
+input's fault; a closed standard output (``| head``) ends with 141, as a
+command killed by SIGPIPE does.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import signal
 import sys
 import threading
-from typing import NoReturn
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 import click
 
 from . import __version__
+from .commands.common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 from .errors import SkatddError, shorten_quoted
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class UsageLine(click.ClickException):
+    """A usage error as one line, ``Error: ...`` on stderr, exit status 2 (see :func:`one_line`)."""
+
+    exit_code = 2
+
+
+def _expected(exc: click.UsageError) -> str:
+    """What the command line should have held instead, for the usage errors whose message does not say."""
+    ctx = exc.ctx
+    if ctx is None or (isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter)):
+        return ""  # a bad value: Click's message (or the type's) already names the token and what was expected
+    if isinstance(exc, click.NoSuchOption):
+        names = sorted({opt for param in ctx.command.get_params(ctx) for opt in param.opts if opt.startswith("--")})
+        return f" (the options of '{ctx.command_path}': {', '.join(names)})"
+    if isinstance(ctx.command, click.Group):
+        return f" (expected a command: {', '.join(ctx.command.list_commands(ctx))})"
+    pieces = " ".join(ctx.command.collect_usage_pieces(ctx))
+    return f" (usage: {ctx.command_path} {pieces})"
+
+
+def one_line(exc: click.UsageError) -> UsageLine:
+    """*exc* as one line: Click's message, long tokens cut short, plus what was expected where it says nothing.
+
+    Click prints a usage error as a usage block, a hint and the message;
+    the contract (docs/cli.md) is one line on stderr.  A bad option value
+    keeps Click's message (``Invalid value for '--seat': unknown seat 'X':
+    expected ...``); an unknown option lists the command's options, a
+    missing or extra argument its usage line.
+    """
+    message = " ".join(exc.format_message().split())
+    expected = _expected(exc)
+    return UsageLine(shorten_quoted(message.rstrip(".") + expected if expected else message))
+
+
+#: ``skatdd`` alone: Click (8.2 on) shows the help through a usage error; that stays the whole help text.
+_HELP_ERRORS: tuple[type[click.UsageError], ...] = tuple(
+    kind for kind in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if kind is not None)
+
+
+@contextlib.contextmanager
+def _errors_in_one_line() -> Iterator[None]:
+    """Usage errors as :func:`one_line`; a :class:`~skatdd.errors.SkatddError` a command let through, as ``main`` shows it."""
+    try:
+        yield
+    except _HELP_ERRORS:
+        raise
+    except click.UsageError as exc:
+        raise one_line(exc) from None
+    except SkatddError as exc:
+        raise UsageLine(" ".join(str(exc).split())) from None
+
+
+class OneLineGroup(click.Group):
+    """The ``skatdd`` group: every usage or input error, the group's or a command's, is one line, exit status 2.
+
+    Usage errors are shown by :func:`one_line`; input errors
+    (:class:`~skatdd.errors.SkatddError`) as ``Error: message``, for a caller
+    of the group (Click's test runner, another program) as for :func:`main`.
+
+    Reading the group's own options happens in :meth:`make_context`;
+    finding the command, reading its options and running it, in
+    :meth:`invoke`.
+    """
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with _errors_in_one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _errors_in_one_line():
+            return super().invoke(ctx)
+
+
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="skatdd")
 def cli() -> None:
     """Exact double-dummy solver and hand analysis for Skat."""
@@ -62,7 +143,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Interrupted.", err=True)
         _exit(130, final)
     except BrokenPipeError:
-        _exit(0, final)
+        quiet_broken_pipe()
+        _exit(BROKEN_PIPE_STATUS, final)
     _exit(0, final)
 
 

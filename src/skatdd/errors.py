@@ -75,6 +75,15 @@ def quote(token: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str
     return (shown if plain else repr(shown)) + f" ({len(text)} characters)"
 
 
+def plural(count: int, noun: str) -> str:
+    """*count* and *noun*, the noun in the plural unless *count* is 1 (messages: "1 card", "0 cards", "3 cards").
+
+    >>> plural(1, "card"), plural(2, "card"), plural(0, "line")
+    ('1 card', '2 cards', '0 lines')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def shorten_quoted(message: str, limit: int = QUOTE_LIMIT) -> str:
     """*message* with every quoted token longer than *limit* cut as :func:`quote` cuts it.
 

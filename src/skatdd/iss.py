@@ -53,7 +53,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .cards import ALL_CARDS, CARD_NAMES, Card, Mask, card_name, cards_of, format_cards, mask_of, points_of
-from .errors import IllegalPlayError, ISSFormatError, SkatddError, quote
+from .errors import IllegalPlayError, ISSFormatError, SkatddError, plural, quote
 from .position import Position
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, Game
 from .scoring import Declaration, Score, score_game
@@ -531,7 +531,8 @@ class _MoveReader:
         # Archive records join all 32 cards with '.'; the live protocol separates the hands with '|'.
         cards = _card_list(move.replace("|", "."), "the deal at MV move 1")
         if len(cards) != 32:
-            raise ISSFormatError(f"the deal {quote(move)} at MV move 1 has {len(cards)} cards: expected 32 (10+10+10+2)")
+            raise ISSFormatError(f"the deal {quote(move)} at MV move 1 has {plural(len(cards), 'card')}: "
+                                 "expected 32 (10+10+10+2)")
         self.deal = cards
 
     def _read_server(self, move: str, number: int, where: str) -> None:
@@ -640,7 +641,7 @@ class _MoveReader:
             raise ISSFormatError(f"{where}: discard {quote(move)} after the first card was played")
         cards = _card_list(move, f"the discard at {where}")
         if len(cards) != 2:
-            raise ISSFormatError(f"{where}: discard {quote(move)} has {len(cards)} cards: expected 2")
+            raise ISSFormatError(f"{where}: discard {quote(move)} has {plural(len(cards), 'card')}: expected 2")
         self.discard = cards
         self.discard_move = number
 

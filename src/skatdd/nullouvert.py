@@ -46,7 +46,7 @@ from typing import Any
 
 from . import _nullouvert
 from .cards import Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, parse_cards
-from .errors import CardCountError, DuplicateCardError, quote
+from .errors import CardCountError, DuplicateCardError, plural, quote
 from .rules import parse_seat
 
 __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
@@ -382,13 +382,13 @@ def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask 
     else:
         hand_cards = parse_cards(_card_tokens(hand), what="the hand")
     if len(hand_cards) != 10:
-        raise CardCountError(f"the hand has {len(hand_cards)} cards {quote(format_cards(hand_cards))}: expected 10")
+        raise CardCountError(f"the hand has {plural(len(hand_cards), 'card')} {quote(format_cards(hand_cards))}: expected 10")
     hand_mask = mask_of(hand_cards)
     if skat is None:
         return hand_mask, None
     skat_cards = cards_of(skat) if isinstance(skat, int) else parse_cards(_card_tokens(skat), what="the skat")
     if len(skat_cards) != 2:
-        raise CardCountError(f"the skat has {len(skat_cards)} cards {quote(format_cards(skat_cards))}: expected 2")
+        raise CardCountError(f"the skat has {plural(len(skat_cards), 'card')} {quote(format_cards(skat_cards))}: expected 2")
     for c in skat_cards:
         if hand_mask >> c & 1:
             raise DuplicateCardError(f"card {card_name(c)!r} is both in the hand and in the skat")

@@ -110,11 +110,11 @@ from .best import (
     _Seat,
 )
 from .cards import ALL_CARDS, Card, Mask, card_name, cards_of, display_sorted, format_mask, mask_of, parse_cards
-from .errors import CardCountError, DealFormatError, DuplicateCardError, ScoringError, SkatddError
+from .errors import CardCountError, DealFormatError, DuplicateCardError, ScoringError, SkatddError, plural
 from .json_text import json_text
 from .position import Position
 from .rules import Game, parse_game, parse_seat
-from .scoring import MIN_BID, Declaration, matadors, null_value, score_game
+from .scoring import MAX_BID, MIN_BID, Declaration, matadors, null_value, score_game
 from .solve import Solver
 from .worlds import SKAT, View, World, WorldSpace, choose_worlds, hand_view
 
@@ -670,7 +670,7 @@ def _read_cards(cards: Mask | str | Iterable[Card], what: str, count: int) -> Ma
         parsed = parse_cards([card_name(c) for c in cards], what=what)
     if len(parsed) != count:
         shown = " ".join(card_name(c) for c in display_sorted(parsed))
-        raise CardCountError(f"{what} has {len(parsed)} cards {shown[:80]!r}: expected {count}")
+        raise CardCountError(f"{what} has {plural(len(parsed), 'card')} {shown[:80]!r}: expected {count}")
     return mask_of(parsed)
 
 
@@ -729,15 +729,16 @@ def odds(
             on that cluster instead of *jobs* local workers (same report).
 
     Returns an :class:`OddsReport`.  Raises :class:`~skatdd.errors.SkatddError`
-    subclasses for bad input (cards, seat, counts, a bid below 18, nothing
+    subclasses for bad input (cards, seat, counts, a bid outside 18..264, nothing
     left to compute) and :class:`WorldConditionError` when *accept* is too rare.
     """
     start = time.perf_counter()
     view = _read_view(cards, seat, skat)
     hand = view.known[view.seat]
     known_skat = view.known[SKAT] or None
-    if isinstance(bid, bool) or not isinstance(bid, int) or bid < MIN_BID:
-        raise ScoringError(f"bid {bid!r} is not a bid: expected a whole number of at least {MIN_BID}")
+    if isinstance(bid, bool) or not isinstance(bid, int) or not MIN_BID <= bid <= MAX_BID:
+        raise ScoringError(f"bid {bid!r} is not a bid: expected a whole number from {MIN_BID} to {MAX_BID} "
+                           "(the highest game value)")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise DealFormatError(f"the number of worlds must be a whole number of at least 1, not {worlds!r}")
     if known_skat is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import CARD_POINTS, Card, Mask, card_name, format_mask, points_of
-from .errors import DealFormatError, IllegalPlayError, quote
+from .errors import DealFormatError, IllegalPlayError, plural, quote
 from .rules import Game, legal_mask, trick_winner
 
 
@@ -107,7 +107,7 @@ class Position:
             raise DealFormatError("the current trick holds a card twice")
         skat_cards = self.skat.bit_count()
         if skat_cards != 2 and not (self.game.is_null and skat_cards == 0):
-            raise DealFormatError(f"the skat holds {skat_cards} cards: expected 2")
+            raise DealFormatError(f"the skat holds {plural(skat_cards, 'card')}: expected 2")
         sizes = [h.bit_count() for h in self.hands]
         full = sizes[self.to_move]
         for i in range(3):
@@ -115,8 +115,8 @@ class Position:
             expected = full - 1 if i < len(self.trick) else full
             if sizes[seat] != expected:
                 raise DealFormatError(
-                    f"seat {seat} holds {sizes[seat]} cards: expected {expected} "
-                    f"(seat {self.to_move} to move holds {full}, {len(self.trick)} card(s) in the current trick)"
+                    f"seat {seat} holds {plural(sizes[seat], 'card')}: expected {expected} "
+                    f"(seat {self.to_move} to move holds {full}, {plural(len(self.trick), 'card')} in the current trick)"
                 )
 
     def is_over(self) -> bool:

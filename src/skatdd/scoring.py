@@ -60,12 +60,13 @@ from .cards import (
     cards_of,
     format_cards,
 )
-from .errors import CardCountError, ScoringError, quote
+from .errors import CardCountError, ScoringError, plural, quote
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, parse_game
 
 __all__ = [
     "ANNOUNCEMENTS",
     "BASE_VALUES",
+    "MAX_BID",
     "MIN_BID",
     "NULL_VALUES",
     "SEEGER_DEFENDER",
@@ -94,6 +95,11 @@ NULL_VALUES: dict[tuple[bool, bool], int] = {
 
 #: The lowest bid (ISkO 3.3.1: diamonds with or without 1, game).
 MIN_BID = 18
+
+#: The highest bid: the highest game value, grand ouvert with or without four (4 matadors + game, hand,
+#: schneider, schneider announced, schwarz, schwarz announced, ouvert = 11) x 24 = 264.  No game is worth
+#: more (a suit tops out at 18 x 12 = 216), so no higher bid can be won without being overbid.
+MAX_BID = 11 * BASE_VALUES[Game.GRAND]
 
 #: Seeger-Fabian: points added for a won game (subtracted for a lost one).
 SEEGER_WIN = 50
@@ -273,7 +279,7 @@ def matadors(game: Game, twelve: Mask | CardSet) -> int:
         raise CardCountError(f"declarer's twelve cards {quote(twelve)}: expected a 32-bit card mask")
     if mask.bit_count() != 12:
         raise CardCountError(
-            f"declarer's twelve cards {quote(format_cards(cards_of(mask)))} hold {mask.bit_count()} cards: "
+            f"declarer's twelve cards {quote(format_cards(cards_of(mask)))} hold {plural(mask.bit_count(), 'card')}: "
             f"expected 12 (ten in hand plus the skat)"
         )
     if game.is_null:
@@ -398,7 +404,7 @@ def score_game(
         tricks: the declarer's tricks, 0..10.  Suit and grand: ``None`` means
             neither side is schwarz.  Null: required; the declarer wins if
             and only if it is 0.
-        bid: the bid the declarer won the auction with (at least 18), or
+        bid: the bid the declarer won the auction with (18..264), or
             ``None`` to skip the overbid check.
 
     Suit and grand: the declarer loses with 60 points or fewer, with fewer
@@ -415,7 +421,7 @@ def score_game(
     if not isinstance(decl, Declaration):
         raise ScoringError(f"declaration {quote(decl)} is not a skatdd.scoring.Declaration")
     if bid is not None:
-        bid = _check_int(bid, "bid", MIN_BID, None)
+        bid = _check_int(bid, "bid", MIN_BID, MAX_BID)
     if tricks is not None:
         tricks = _check_int(tricks, "tricks", 0, 10)
 

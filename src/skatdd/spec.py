@@ -22,6 +22,7 @@ from .errors import (
     IllegalPlayError,
     InvalidCardError,
     InvalidSeatError,
+    plural,
     quote,
     with_context,
 )
@@ -215,20 +216,20 @@ class GameSpec:
             for seat in range(3):
                 if sizes[seat] != 10:
                     raise CardCountError(
-                        f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {quote(format_mask(self.hands[seat]))}: "
+                        f"{_seat_label(seat)}'s hand has {plural(sizes[seat], 'card')} {quote(format_mask(self.hands[seat]))}: "
                         "expected 10, the hand before the first trick, because 'played' is given"
                     )
             return 0
         k = len(self.trick)
         if k > 2:
             raise CardCountError(
-                f"the trick has {k} cards {quote(format_cards(self.trick))}: expected 0, 1 or 2 "
+                f"the trick has {plural(k, 'card')} {quote(format_cards(self.trick))}: expected 0, 1 or 2 "
                 "(a trick of three is complete and belongs to earlier tricks)"
             )
         for seat in range(3):
             if sizes[seat] > 10:
                 raise CardCountError(
-                    f"{_seat_label(seat)}'s hand has {sizes[seat]} cards {quote(format_mask(self.hands[seat]))}: "
+                    f"{_seat_label(seat)}'s hand has {plural(sizes[seat], 'card')} {quote(format_mask(self.hands[seat]))}: "
                     "expected at most 10"
                 )
         done = [(self.leader + i) % 3 for i in range(k)]  # seats that played to the current trick

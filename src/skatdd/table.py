@@ -40,12 +40,13 @@ import os
 from types import TracebackType
 from typing import IO, Any
 
-from .errors import MissingDependencyError, SkatddError
+from .errors import MissingDependencyError, SkatddError, quote
 from .json_text import json_text
+from .outputs import PARTIAL
 from .rules import SEAT_NAMES, parse_game
 from .scoring import Declaration
 
-__all__ = ["COLUMNS", "GameTable", "table_row"]
+__all__ = ["COLUMNS", "GameTable", "table_format", "table_row"]
 
 #: Column name and type (``str``, ``int``, ``bool`` or ``timestamp``), in table order.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -113,6 +114,26 @@ def table_row(record: dict[str, Any]) -> dict[str, Any] | None:
     return row
 
 
+def table_format(path: str) -> str:
+    """``"parquet"`` or ``"csv"``: the format *path*'s suffix asks for, checked before any row is made.
+
+    Raises :class:`~skatdd.errors.SkatddError` for another suffix and
+    :class:`~skatdd.errors.MissingDependencyError` for Parquet without pyarrow.
+    """
+    suffix = path.lower().rsplit(".", 1)[-1] if "." in path else ""
+    if suffix == "csv":
+        return "csv"
+    if suffix not in ("parquet", "pq"):
+        raise SkatddError(f"{quote(path)}: unknown table format {quote(suffix or '(none)')}: expected a file name "
+                          "ending in .parquet or .csv")
+    try:
+        import pyarrow.parquet  # type: ignore[import-untyped]  # noqa: F401  (loaded now, used by GameTable)
+    except ImportError:
+        raise MissingDependencyError("--table FILE.parquet needs pyarrow: pip install 'skatdd[dask]' "
+                                     "(or write FILE.csv)") from None
+    return "parquet"
+
+
 class GameTable:
     """Writes :func:`table_row` rows to *path*: Parquet for ``.parquet``/``.pq``, CSV for ``.csv``.
 
@@ -129,30 +150,23 @@ class GameTable:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._partial = f"{path}.partial"
+        self._partial = path + PARTIAL
         self.rows = 0
-        suffix = path.lower().rsplit(".", 1)[-1] if "." in path else ""
         self._buffer: list[dict[str, Any]] = []
         self._csv: csv.DictWriter[str] | None = None
         self._csv_file: IO[str] | None = None
         self._parquet: Any = None
-        if suffix in ("parquet", "pq"):
+        if table_format(path) == "parquet":
             self._open_parquet()
-        elif suffix == "csv":
+        else:
             self._csv_file = open(self._partial, "w", encoding="utf-8", newline="")
             self._csv = csv.DictWriter(self._csv_file, fieldnames=[name for name, _ in COLUMNS])
             self._csv.writeheader()
-        else:
-            raise SkatddError(f"--table {path!r}: unknown table format {suffix or '(none)'!r}: expected a file "
-                              "name ending in .parquet or .csv")
 
     def _open_parquet(self) -> None:
-        try:
-            import pyarrow as pa  # type: ignore[import-untyped]
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
-        except ImportError:
-            raise MissingDependencyError("--table FILE.parquet needs pyarrow: pip install 'skatdd[dask]' "
-                                         "(or write FILE.csv)") from None
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_(), "timestamp": pa.timestamp("s", tz="UTC")}
         self._schema = pa.schema([(name, types[kind]) for name, kind in COLUMNS])
         self._parquet = pq.ParquetWriter(self._partial, self._schema)

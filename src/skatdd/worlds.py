@@ -38,7 +38,7 @@ from math import comb, factorial
 from typing import NamedTuple
 
 from .cards import ALL_CARDS, Card, Mask, cards_of, format_mask
-from .errors import DealFormatError
+from .errors import DealFormatError, plural
 from .position import Position
 from .rules import Game, follow_group, group_mask
 
@@ -91,7 +91,8 @@ class View:
             if known & seen or known & self.unseen:
                 raise DealFormatError(f"card {format_mask(known & (seen | self.unseen))} is placed twice in the view")
             if known.bit_count() > size:
-                raise DealFormatError(f"place {place} holds {size} cards but {known.bit_count()} are known there")
+                raise DealFormatError(f"place {place} holds {plural(size, 'card')}, fewer than the {known.bit_count()} "
+                                      "known there")
             if known & self.banned[place]:
                 raise DealFormatError(f"place {place} holds {format_mask(known & self.banned[place])}, which it showed void in")
             seen |= known

@@ -28,7 +28,7 @@ from ..advise import DEFAULT_SEED, DEFAULT_WORLDS, Advice, SingleDummyGame, Worl
 from ..analyse import CardAnalysis, GameAnalysis
 from ..batch import worker_count
 from ..cards import card_symbol
-from ..errors import IllegalPlayError
+from ..errors import IllegalPlayError, plural
 from ..position import Position
 from ..report import card_list, completed_tricks, format_hand
 from ..rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
@@ -227,7 +227,7 @@ def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
     names = [SEAT_NAMES[s] + (f" [{analysis.players[s]}]" if s < len(analysis.players) and analysis.players[s]
                               else "") for s in range(3)]
     costs = ", ".join(f"{names[s]} {cost:.1f}" for s, cost in enumerate(sd.costs))
-    out = [f"Single-dummy (each card from its player's view, up to {sd.worlds} worlds a card, seed {sd.seed}):",
+    out = [f"Single-dummy (each card from its player's view, up to {plural(sd.worlds, 'world')} a card, seed {sd.seed}):",
            f"  cost per player (the declarer's win chance given away, percentage points): {costs}"]
     first = sd.first_mistake
     if first is None:

@@ -45,16 +45,17 @@ from ..advise import WorldRunner, judge_analysis
 from ..analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from ..batch import LineOutcome, record_line, worker_count
 from ..cards import CARD_POINTS, card_symbol
-from ..errors import SkatddError
+from ..errors import SkatddError, plural
+from ..outputs import PARTIAL, check_not_input
 from ..position import Position
 from ..readers.files import looks_like_path, missing_file, open_games
 from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
-from ..table import GameTable
+from ..table import GameTable, table_format
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
-from .batch import ResultSink, run_options, stream_results
-from .common import html_option, json_option, print_warnings, tt_option
+from .batch import ResultSink, output_fingerprint, run_options, stream_results
+from .common import OutputPath, html_option, json_option, print_warnings, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["analysis_lines", "command"]
@@ -254,7 +255,7 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     result = analysis.result
     null = analysis.game.is_null
     if result.score is None:
-        out.append(f"Result: unfinished after {len(analysis.plays)} cards "
+        out.append(f"Result: unfinished after {plural(len(analysis.plays), 'card')} "
                    f"(declarer {result.declarer_points} card points with the skat, {_tricks(result.declarer_tricks)})")
     else:
         won = "wins" if result.declarer_wins else "loses"
@@ -300,14 +301,18 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
-          source: str = "", worlds: int | None = None, seed: int = 1) -> None:
+          path: str | None = None, worlds: int | None = None, seed: int = 1) -> None:
+    """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
     with ExitStack() as stack:
         table = stack.enter_context(GameTable(run.table)) if run.table else None
         on_record = table.add if table is not None else (lambda record: None)
         # The sink first: with --resume it skips the lines already answered, which then get no page either.
+        fingerprint = output_fingerprint(run.output, path,
+                                         {"command": "analyse", "--no-review": not review, "--worlds": worlds,
+                                          "--seed": seed if worlds is not None else None})
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
-                                              on_record=on_record))
+                                              on_record=on_record, run=fingerprint))
         todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
 
         def wrap(emit: Callable[[LineOutcome], None]) -> Callable[[LineOutcome], None]:
@@ -316,7 +321,7 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
         if html is not None:
             from ..html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
 
-            pages = stack.enter_context(ArchivePages(html, source=source, four_colour=four_colour))  # index even on Ctrl-C
+            pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
         stream_results(lambda emit: analyse_lines(todo, jobs=workers, tt_mb=tt_mb, review=review, emit=wrap(emit),
                                                   worlds=worlds, seed=seed, dask=run.dask, total=total),
@@ -355,11 +360,11 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @worlds_option(None)
 @seed_option
 @run_options
-@click.option("--table", metavar="FILE", default=None,
+@click.option("--table", metavar="FILE", default=None, type=OutputPath(beside=(PARTIAL,), replaced=True, check=table_format),
               help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
 @json_option
 @tt_option
-@html_option
+@html_option(folders=True)
 def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, dask: str | None,
             output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
             four_colour: bool) -> None:
@@ -397,6 +402,8 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
                                "then write the pages in a run of their own")
     run = RunOptions(dask, output, resume, table)
     with input_errors(), open_games(game) as games:
+        for option, path in (("-o", output), ("--table", table), ("--html", html)):
+            check_not_input(path, option, games.path)
         if games.lines is None:
             assert games.text is not None
             if games.path is None and looks_like_path(games.text):
@@ -407,7 +414,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
-              four_colour=four_colour, source=games.path or "stdin", worlds=worlds, seed=seed)
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,

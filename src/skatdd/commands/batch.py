@@ -22,7 +22,6 @@ lives in :mod:`skatdd.batch`.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -42,12 +41,14 @@ from ..batch import (
     worker_count,
 )
 from ..cluster import ClusterError
+from ..errors import plural
 from ..ordered import Item
-from ..resume import open_output
+from ..outputs import check_not_input
+from ..resume import RUN_RECORD, RunFingerprint, input_digest, open_output, run_fingerprint
 from ..solve import MODES
-from .common import tt_option
+from .common import BROKEN_PIPE_STATUS, OutputPath, quiet_broken_pipe, tt_option
 
-__all__ = ["Progress", "ResultSink", "command", "run_options", "stream_results"]
+__all__ = ["Progress", "ResultSink", "command", "output_fingerprint", "run_options", "stream_results"]
 
 
 class Progress:
@@ -82,7 +83,7 @@ class Progress:
             filled = int(30 * min(self.done, self.total) / self.total)
             head = f"[{'#' * filled}{'-' * (30 - filled)}] {self.done}/{self.total}"
         else:
-            head = f"{self.done} lines"
+            head = plural(self.done, "line")
         text = f"{head}  {self.errors} error{'s' if self.errors != 1 else ''}  {rate:.1f} lines/s"
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
@@ -117,7 +118,7 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
     func = click.option("--resume", is_flag=True,
                         help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
-    func = click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+    func = click.option("--output", "-o", type=OutputPath(beside=(RUN_RECORD,)), default=None,
                         help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
     return dask_option(func)
 
@@ -156,7 +157,8 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
             raise click.BadParameter(f"cannot read {file!r}: {exc.strerror or exc}", param_hint="FILE") from None
     try:
         items = read_lines(stream)
-        with ResultSink(output, items, resume=resume, line_id=line_id) as sink:
+        run = output_fingerprint(output, file, {"command": "batch", "--mode": mode})
+        with ResultSink(output, items, resume=resume, line_id=line_id, run=run) as sink:
             stream_results(lambda emit: run_batch(items, jobs=worker_count(jobs, total), mode=mode, tt_mb=tt_mb, emit=emit,
                                                   dask=dask, total=total),
                            total, what="lines could not be solved", sink=sink)
@@ -165,20 +167,38 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
             stream.close()
 
 
+def output_fingerprint(output: str | None, source: str | None, options: dict[str, Any]) -> RunFingerprint | None:
+    """The :class:`~skatdd.resume.RunFingerprint` of a run from *source* (``None``/``-``: stdin) with *options*.
+
+    ``None`` without ``-o`` (results on stdout need no run record).  Raises
+    :class:`~skatdd.errors.OutputError` when ``-o`` is the input file itself.
+    """
+    if output is None:
+        return None
+    check_not_input(output, "-o", source)
+    try:
+        return run_fingerprint(input_digest(source), options)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {source!r}: {exc.strerror or exc}", param_hint="FILE") from None
+
+
 class ResultSink:
     """Where result lines go: standard output, or ``-o FILE`` (created, or continued with *resume*).
 
     With *resume* the records already in FILE are checked against *items*,
     which are advanced past the lines they answer (:func:`skatdd.resume.open_output`);
-    ``prior`` counts them and *on_record* sees each.  Every record is
+    ``prior`` counts them and *on_record* sees each.  *run* (see
+    :func:`output_fingerprint`) is recorded beside FILE, and a resumed FILE
+    must have been made by the same input and options.  Every record is
     written as one whole line and flushed.  Raises ``click.UsageError`` for
     ``--resume`` without ``-o``, and :class:`~skatdd.errors.ResumeError`
-    when FILE is not this input's output.
+    when FILE is not this run's output.
     """
 
     def __init__(self, output: str | None, items: Iterator[Item], *, resume: bool,
                  line_id: Callable[[bytes | str], Any],
-                 on_record: Callable[[dict[str, Any]], None] = lambda record: None) -> None:
+                 on_record: Callable[[dict[str, Any]], None] = lambda record: None,
+                 run: RunFingerprint | None = None) -> None:
         self.output = output
         self.prior = BatchSummary()
         if output is None:
@@ -187,7 +207,8 @@ class ResultSink:
             self.stream: IO[str] = sys.stdout
             return
         try:
-            self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record)
+            self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record,
+                                                  run=run)
         except OSError as exc:
             raise click.BadParameter(f"cannot write {output!r}: {exc.strerror or exc}", param_hint="-o") from None
 
@@ -211,7 +232,7 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     Each outcome is written and flushed at once and then handed to
     *on_record*; error lines, and the ``warnings`` of a record, are echoed on stderr (above the progress bar,
     shown when stderr is a terminal; it counts the lines *sink* already
-    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 0,
+    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 141,
     leaving what was written intact; a lost Dask scheduler exits 1.  When a
     line failed (now or in the resumed part), a summary naming *what* went
     wrong goes to stderr and the exit status is the summary's (2 bad input,
@@ -249,10 +270,9 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
         click.echo("Interrupted: the lines written so far are complete.", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        # The reader went away (`| head`): stop quietly, with the status a shell shows for a broken pipe.
+        quiet_broken_pipe()
+        sys.exit(BROKEN_PIPE_STATUS)
     except ClusterError as exc:
         if progress is not None:
             progress.clear()

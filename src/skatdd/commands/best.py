@@ -37,10 +37,9 @@ from ..readers import parse_input
 from ..readers.files import open_games
 from ..report import format_hand, line_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
-from ..scoring import MIN_BID
 from ..solve import Solver
 from .batch import stream_results
-from .common import SEAT, emit_json, html_option, json_option, print_warnings, progress_bar, tt_option
+from .common import BID, SEAT, emit_json, html_option, json_option, print_warnings, progress_bar, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command", "report_lines"]
@@ -157,7 +156,7 @@ def _summary(reports: list[SeatReport]) -> list[str]:
 @click.option("--declarer", type=SEAT,
               help="Seat to analyse: 0/1/2, F/M/R or forehand/middlehand/rearhand "
                    "(default: the deal's declarer, or every seat).")
-@click.option("--bid", type=click.IntRange(min=MIN_BID), metavar="N",
+@click.option("--bid", type=BID, metavar="N",
               help="The bid: applies the overbid rule and leaves out nulls below it (default: the deal's bid).")
 @click.option("--all-lines", is_flag=True,
               help="Give every option its line of play, not only the best (slower).")
@@ -165,7 +164,7 @@ def _summary(reports: list[SeatReport]) -> list[str]:
               help="For a file of records: worker processes, one solver each [default: every core].")
 @json_option
 @tt_option
-@html_option
+@html_option(folders=False)
 def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, jobs: int | None, as_json: bool,
             tt_mb: int, html: str | None, four_colour: bool) -> None:
     """The best contract for DEAL: every game, picked up or hand, scored by the ISkO.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -10,10 +11,12 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import SkatddError
+from ..errors import SkatddError, quote
 from ..json_text import json_text
 from ..memory import check_table_mib
+from ..outputs import FILE, FILE_OR_FOLDER, FOLDER, PARTIAL, check_output
 from ..rules import parse_game, parse_seat
+from ..scoring import MAX_BID, MIN_BID
 
 #: A Click command callback, returned unchanged by the option decorators.
 F = TypeVar("F", bound=Callable[..., Any])
@@ -70,8 +73,49 @@ class SeatType(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(exc), param, ctx)
 
 
+class OutputPath(click.ParamType):  # type: ignore[type-arg]
+    """A path an option writes to, checked as the command line is read (:func:`skatdd.outputs.check_output`).
+
+    *kind*, *beside* and *replaced* as for ``check_output``; *check*, when
+    given, is called with the path first (a table's format).  Every option
+    that writes uses this type, so a path that cannot be written is refused
+    before any work, in one line, exit status 2.
+    """
+
+    def __init__(self, kind: str = FILE, *, beside: tuple[str, ...] = (), replaced: bool = False,
+                 check: Callable[[str], object] | None = None) -> None:
+        self.kind, self.beside, self.replaced, self.check = kind, beside, replaced, check
+        self.name = {FILE: "FILE", FOLDER: "FOLDER"}.get(kind, "PATH")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            if self.check is not None:
+                self.check(value)
+            return check_output(value, "", self.kind, beside=self.beside, replaced=self.replaced)
+        except SkatddError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class BidType(click.ParamType):  # type: ignore[type-arg]
+    """A bid of every ``--bid``: a whole number from 18 to 264, the highest game value (:data:`~skatdd.scoring.MAX_BID`).
+
+    Above it no game can be won without being overbid, so a higher bid is
+    refused rather than scored (a bid of 10^20 would make every score -2e20).
+    """
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if not MIN_BID <= number <= MAX_BID:
+            self.fail(f"{quote(number)} is not a bid: expected {MIN_BID} to {MAX_BID} (the highest game value: "
+                      "grand ouvert with or without four)", param, ctx)
+        return number
+
+
 GAME = GameType()
 SEAT = SeatType()
+BID = BidType()
 
 
 def emit_json(obj: Any) -> None:
@@ -122,12 +166,40 @@ def run_interruptibly(work: Callable[[], T]) -> T:
     return result
 
 
-def html_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`)."""
-    func = click.option("--four-colour", is_flag=True,
-                        help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
-    return click.option("--html", "html", metavar="PATH", default=None,
-                        help="Also write a self-contained HTML report to PATH (a folder for a file of games).")(func)
+#: Exit status for a standard output closed by its reader: 128 + SIGPIPE, what a shell reports for ``| head``.
+BROKEN_PIPE_STATUS = 128 + signal.SIGPIPE
+
+
+def quiet_broken_pipe() -> None:
+    """After a write to a closed standard output: point it at the null device, so nothing more fails.
+
+    Python flushes stdout once more at exit; on the closed pipe that would
+    print an ``Exception ignored`` message.  The caller then exits with
+    :data:`BROKEN_PIPE_STATUS`, quietly: the reader (``| head``) wanted no more.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no descriptor (an in-process caller's stdout): nothing flushes to a pipe
+        pass
+
+
+def html_option(folders: bool) -> Callable[[F], F]:
+    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.html`).
+
+    With *folders* PATH may be a folder (one ending in ``/``, or an existing
+    one); else it is one page.  Checked before any work (:class:`OutputPath`).
+    """
+    where = "PATH (a folder for a file of games; a PATH ending in '/' is a folder)" if folders else "FILE"
+
+    def decorate(func: F) -> F:
+        func = click.option("--four-colour", is_flag=True,
+                            help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
+        return click.option("--html", "html", metavar="PATH" if folders else "FILE", default=None,
+                            type=OutputPath(FILE_OR_FOLDER if folders else FILE, beside=(PARTIAL,), replaced=True),
+                            help=f"Also write a self-contained HTML report to {where}.")(func)
+    return decorate
 
 
 @contextmanager

@@ -23,7 +23,7 @@ from ..report import format_hand
 from ..rules import SEAT_NAMES, Game
 from ..scoring import MIN_BID
 from .batch import dask_option
-from .common import GAME, SEAT, emit_json, json_option, progress_bar, tt_option
+from .common import BID, GAME, SEAT, emit_json, json_option, progress_bar, tt_option
 
 __all__ = ["command", "report_lines"]
 
@@ -120,7 +120,7 @@ def report_lines(report: OddsReport) -> list[str]:
 @click.option("--worlds", type=click.IntRange(min=1), default=DEFAULT_WORLDS, show_default=True,
               help="Worlds to solve (all of them when fewer are consistent).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the world draw.")
-@click.option("--bid", type=click.IntRange(min=MIN_BID), default=MIN_BID, show_default=True, help="The bid.")
+@click.option("--bid", type=BID, default=MIN_BID, show_default=True, help="The bid.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
 @dask_option
 @json_option

@@ -12,9 +12,9 @@ import click
 
 from ..cards import mask_of, parse_cards
 from ..rules import SCHNEIDER_POINTS, WIN_POINTS, Game
-from ..scoring import ANNOUNCEMENTS, BASE_VALUES, MIN_BID, Declaration, Score, score_game
+from ..scoring import ANNOUNCEMENTS, BASE_VALUES, Declaration, Score, score_game
 from ..scoring import matadors as count_matadors
-from .common import GAME, emit_json, json_option
+from .common import BID, GAME, emit_json, json_option
 
 
 def _signed(n: int) -> str:
@@ -103,7 +103,7 @@ def _report(decl: Declaration, score: Score, points: int | None, tricks: int | N
     "--tricks", type=click.IntRange(0, 10), metavar="T",
     help="Declarer's tricks, 0..10 (required for null; when omitted in suit/grand neither side is schwarz).",
 )
-@click.option("--bid", type=click.IntRange(min=MIN_BID), metavar="N", help="The bid, to check for an overbid game.")
+@click.option("--bid", type=BID, metavar="N", help="The bid, to check for an overbid game.")
 @json_option
 def command(
     game_spec: tuple[Game, bool], twelve: str | None, matadors: int | None, hand: bool,

@@ -26,6 +26,7 @@ from ..analyse import GameAnalysis
 from ..batch import LineOutcome
 from ..errors import OutputError
 from ..iss import parse_iss
+from ..outputs import PARTIAL, names_a_folder
 from ..rules import SEAT_NAMES
 from .render import GameFacts, biggest_mistake, game_page, index_page
 
@@ -38,7 +39,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     Raises :class:`~skatdd.errors.OutputError` naming the path when it cannot be written.
     """
     target = Path(path)
-    temp = target.with_name(target.name + ".part")
+    temp = target.with_name(target.name + PARTIAL)
     try:
         temp.write_text(text, encoding="utf-8")
         os.replace(temp, target)
@@ -49,11 +50,11 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
 def write_game_page(analysis: GameAnalysis, path: str | os.PathLike[str], *, four_colour: bool = False) -> str:
     """Write the page of *analysis* to *path* (see :func:`skatdd.html.render.game_page`); return what was written.
 
-    When *path* is an existing folder, the page goes into it with an
-    ``index.html`` listing it (as for a file of games); the index's path is
-    returned then.
+    When *path* names a folder (an existing one, or a path ending in ``/``:
+    created), the page goes into it with an ``index.html`` listing it (as
+    for a file of games); the index's path is returned then.
     """
-    if Path(path).is_dir():
+    if names_a_folder(str(path)):
         with ArchivePages(path, four_colour=four_colour) as pages:
             pages.add_analysis(analysis)
         return str(Path(path) / "index.html")

@@ -12,7 +12,7 @@ played) but no game.
 from __future__ import annotations
 
 from ..cards import mask_of
-from ..errors import ISSFormatError, SkatddError, quote
+from ..errors import ISSFormatError, SkatddError, plural, quote
 from ..iss import IssGame, parse_iss, replay_warnings
 from ..rules import Game
 from ..spec import GameSpec, kept_announcements
@@ -90,7 +90,7 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
         dealt_hands=[mask_of(hand) for hand in record.hands] if dealt else None,
         dealt_skat=mask_of(record.skat) if dealt else None,
         missing_dealt=None if dealt else ISSFormatError(
-            f"ISS record {quote(record.id or '?', bare=True)} hides {record.hidden_cards} cards of the deal ('??'): "
+            f"ISS record {quote(record.id or '?', bare=True)} hides {plural(record.hidden_cards, 'card')} of the deal ('??'): "
             "the hands and skat as dealt are unknown"
         ),
         declarer=record.declarer if declarer is None else declarer, bid=record.bid, record=record,

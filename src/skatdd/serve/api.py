@@ -23,7 +23,6 @@ the file system for it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +31,7 @@ from ..commands.advise import advice_position
 from ..commands.advise import command as advise_command
 from ..commands.solve import solve_position
 from ..errors import SkatddError, quote, shorten_quoted
+from ..json_text import json_text
 from ..readers.json_object import load_json
 from ..solve import Solver
 
@@ -72,7 +72,7 @@ def solve_request(solver: Solver, body: str) -> dict[str, Any]:
 def _position_text(value: Any) -> str:
     """The POSITION argument of an advise request's ``position`` field: an object's JSON, or a record's text."""
     if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
+        return json_text(value)
     if isinstance(value, str) and _is_record_text(value):
         return value
     raise RequestError("field 'position' must be a JSON position object or the text of an ISS record "
@@ -84,7 +84,7 @@ def _option_text(name: str, value: Any) -> str:
     if name == "played" and isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RequestError(f"field {quote(name)} must be a number or a string, got {json.dumps(value)[:40]}")
+        raise RequestError(f"field {quote(name)} must be a number or a string, got {json_text(value)[:40]}")
     return str(value)
 
 

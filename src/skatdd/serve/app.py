@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -46,6 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..cards import SUIT_LETTERS, card_name, card_symbol
 from ..html.render import card_label
+from ..json_text import json_text
 from ..rules import SEAT_NAMES
 from .pool import PoolFull, TaskError, TimeLimitExceeded, WorkerFailed, WorkerPool
 from .worker import WorkerSettings
@@ -187,8 +187,7 @@ def _page() -> str:
     """The board's HTML page (static: everything it shows comes from the API)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("skatdd.serve", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined)
-    data = json.dumps({"cards": _card_faces(), "seatNames": list(SEAT_NAMES), "version": __version__},
-                      ensure_ascii=False)
+    data = json_text({"cards": _card_faces(), "seatNames": list(SEAT_NAMES), "version": __version__})
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return env.get_template("board.html.j2").render(page_data=data, version=__version__)
 
@@ -288,9 +287,9 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
             return _error(first["status"], first["error"])
 
         async def encoded() -> AsyncIterator[bytes]:
-            yield (json.dumps(first) + "\n").encode()
+            yield (json_text(first) + "\n").encode()
             async for item in stream:
-                yield (json.dumps(item, ensure_ascii=False) + "\n").encode()
+                yield (json_text(item) + "\n").encode()
 
         return StreamingResponse(encoded(), media_type="application/x-ndjson")
 
