@@ -513,6 +513,18 @@ def _narrow(p: _Probe, low: int, high: int) -> None:
         p.trickless()
 
 
+def _deciding_band(score: Sequence[int], low: int, high: int) -> int:
+    """The lowest band of [low, high] scoring as much as *high*: whether the result reaches it decides the score.
+
+    When every band scores differently (the usual case) that is *high*
+    itself; where an overbid makes neighbouring bands score alike, the
+    questions between them would not change the score and are skipped.
+    """
+    while high > low and score[high - 1] == score[high]:
+        high -= 1
+    return high
+
+
 def _rank_discards(solver: Solver, job: _Job, game: Game, worlds: Sequence[World]) -> list[tuple[_Class, list[Any]]]:
     """The three best discard classes of a picked-up suit or grand game with a known skat, best first.
 
@@ -591,7 +603,7 @@ def _rank_probes(probes: Sequence[Sequence[_Probe]], score: Sequence[int], looks
         w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
                                                losses[v], -v))
         before = ranges[i][w]
-        _narrow(probes[i][w], *before)
+        _narrow(probes[i][w], before[0], _deciding_band(score, *before))
         after = ranges[i][w] = _band_range(probes[i][w])
         low_sum[i] += score[after[0]] - score[before[0]]
         high_sum[i] += score[after[1]] - score[before[1]]
