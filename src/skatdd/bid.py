@@ -300,7 +300,7 @@ _BAND_PLAY: dict[int, tuple[int, int | None]] = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _scored(decl: Declaration, m: int, outcome: int, bid: int) -> tuple[int, int, bool]:
     """``(score, seeger, won)`` of *decl* at *bid*: *outcome* is the band (suit, grand) or 1/0 won/lost (null)."""
     if decl.game.is_null:
@@ -389,7 +389,7 @@ class SkatOutcome:
                     each = _scored(Declaration(game), result.matadors, ALL_TRICKS, bid)
                     options.append((game.label, each[0] * self.worlds, each[1] * self.worlds, 0))
             for option in options:
-                if best is None or option[2 if tournament else 1] > best[2 if tournament else 1]:
+                if best is None or (option[2] > best[2] if tournament else option[1] > best[1]):
                     best = option
         assert best is not None
         return best
@@ -628,8 +628,8 @@ class _Table:
         reached = {g: max(o for s in skats for o in s.games[g].hand) for g in GAME_ORDER}
         # An announcement never met in any world loses everywhere: the plain hand game is never worse.
         self.hand_decls = [d for d in _hand_declarations()
-                           if d.game.is_null or (not d.schneider or reached[d.game] >= SCHNEIDER)
-                           and (not d.schwarz or reached[d.game] >= ALL_TRICKS)]
+                           if d.game.is_null or ((not d.schneider or reached[d.game] >= SCHNEIDER)
+                           and (not d.schwarz or reached[d.game] >= ALL_TRICKS))]
 
     def hand_totals(self, decl: Declaration, bid: int) -> list[tuple[int, int, int]]:
         """Per skat ``(score, seeger, wins)`` totals of a hand declaration at *bid*."""
@@ -671,9 +671,9 @@ class _Table:
         for decl in self.hand_decls:
             if null_allowed(decl, bid):
                 candidates.append((str(decl), decl, self.hand_totals(decl, bid), None))
-        label, decl, per_skat, choices = max(candidates, key=lambda c: (sum(t[k] for t in c[2]),
-                                                                         -candidates.index(c)))
-        return _pick(label, decl, per_skat, self.worlds, choices)
+        label, chosen_decl, per_skat, choices = max(candidates, key=lambda c: (sum(t[k] for t in c[2]),
+                                                                                -candidates.index(c)))
+        return _pick(label, chosen_decl, per_skat, self.worlds, choices)
 
     def levels(self, scorings: tuple[bool, ...]) -> list[Level]:
         top = self.top()
@@ -687,8 +687,8 @@ class _Table:
             for ouvert in (False, True) if game.is_null else (False,):
                 if self.picked_up:
                     out.append(self._picked_option(Declaration(game, ouvert=ouvert), tournament, n))
-                decls = [d for d in self.hand_decls if d.game == game and d.ouvert == ouvert or
-                         d.game == game and not game.is_null]
+                decls = [d for d in self.hand_decls if (d.game == game and d.ouvert == ouvert) or
+                         (d.game == game and not game.is_null)]
                 picks = [_pick(str(d), d, self.hand_totals(d, MIN_BID), self.worlds) for d in decls]
                 best = max(picks, key=lambda p: (p.mean(tournament), -picks.index(p)))
                 assert best.decl is not None
@@ -768,7 +768,7 @@ def bid(
     hand = view.known[view.seat]
     for name, value in (("skats", skats), ("worlds", worlds)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise DealFormatError(f"the number of {name} must be a whole number of at least 1, not {value!r}")
+            raise DealFormatError(f"--{name} {value!r}: the number of {name} must be a whole number of at least 1")
     shown = {"both": (False, True), "list": (False,), "tournament": (True,)}
     if scoring not in shown:
         raise DealFormatError(f"unknown scoring {scoring!r}: expected list, tournament or both")

@@ -42,24 +42,35 @@ class _Condition:
     holds: Callable[[Mask], bool]
 
 
-def _count(test: Callable[[int], bool]) -> Callable[[Mask], int]:
-    return lambda skat: sum(1 for c in cards_of(skat) if test(c))
+def _card(card: int) -> Callable[[Mask], bool]:
+    """The skat holds *card*."""
+    return lambda skat: bool(skat >> card & 1)
+
+
+def _at_least(n: int, test: Callable[[int], bool]) -> Callable[[Mask], bool]:
+    """At least *n* of the skat's cards pass *test*."""
+    return lambda skat: sum(1 for c in cards_of(skat) if test(c)) >= n
 
 
 def _conditions(skats: Sequence[Mask]) -> list[_Condition]:
     """The conditions worth trying on these skats, simplest first."""
     seen = sorted({c for s in skats for c in cards_of(s)}, reverse=True)
-    jacks = _count(lambda c: c & 7 == JACK)
-    out = [_Condition("a jack", lambda s: jacks(s) >= 1), _Condition("two jacks", lambda s: jacks(s) == 2)]
-    out += [_Condition(f"the {card_symbol(c)}", lambda s, c=c: bool(s >> c & 1)) for c in seen if c & 7 == JACK]
+
+    def is_jack(c: int) -> bool:
+        return c & 7 == JACK
+
+    out = [_Condition("a jack", _at_least(1, is_jack)), _Condition("two jacks", _at_least(2, is_jack))]
+    out += [_Condition(f"the {card_symbol(c)}", _card(c)) for c in seen if is_jack(c)]
     for suit in range(3, -1, -1):
-        in_suit = _count(lambda c, suit=suit: c >> 3 == suit and c & 7 != JACK)
-        out.append(_Condition(f"a {_SUITS[suit]}", lambda s, f=in_suit: f(s) >= 1))
-        out.append(_Condition(f"two {_SUITS[suit]}s", lambda s, f=in_suit: f(s) == 2))
+        def in_suit(c: int, suit: int = suit) -> bool:
+            return c >> 3 == suit and not is_jack(c)
+        out.append(_Condition(f"a {_SUITS[suit]}", _at_least(1, in_suit)))
+        out.append(_Condition(f"two {_SUITS[suit]}s", _at_least(2, in_suit)))
     for phrase, ranks in (("an ace", (ACE,)), ("a ten", (TEN,)), ("an ace or a ten", (ACE, TEN))):
-        full = _count(lambda c, ranks=ranks: c & 7 in ranks)
-        out.append(_Condition(phrase, lambda s, f=full: f(s) >= 1))
-    out += [_Condition(f"the {card_symbol(c)}", lambda s, c=c: bool(s >> c & 1)) for c in seen if c & 7 != JACK]
+        def full(c: int, ranks: tuple[int, ...] = ranks) -> bool:
+            return c & 7 in ranks
+        out.append(_Condition(phrase, _at_least(1, full)))
+    out += [_Condition(f"the {card_symbol(c)}", _card(c)) for c in seen if not is_jack(c)]
     return out
 
 

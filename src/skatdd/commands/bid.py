@@ -11,6 +11,8 @@ and exits 130.
 """
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..batch import worker_count
@@ -18,7 +20,7 @@ from ..bid import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, BidReport, GameOption,
 from ..report import format_hand
 from ..rules import SEAT_NAMES
 from .batch import dask_option
-from .common import SEAT, emit_json, json_option, progress_bar, tt_option
+from .common import emit_json, json_option, progress_bar, tt_option
 
 __all__ = ["command", "report_lines"]
 
@@ -110,7 +112,7 @@ def _options(report: BidReport) -> list[str]:
 def report_lines(report: BidReport) -> list[str]:
     """The readable report, one string per line."""
     out = [f"{SEAT_NAMES[report.seat].capitalize()} holds {format_hand(report.hand)}"]
-    skats = (f"all 231 skats" if report.every_skat
+    skats = ("all 231 skats" if report.every_skat
              else f"{len(report.skats)} of 231 skats drawn at random (seed {report.seed})")
     out.append(f"{skats}, {report.worlds} worlds each ({len(report.skats) * report.worlds:,} in all), "
                "every game" + (" and discard" if report.picked_up else "") + " solved double-dummy")
@@ -136,11 +138,11 @@ def report_lines(report: BidReport) -> list[str]:
 
 @click.command("bid")
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--seat", type=SEAT, required=True, help="The hand's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
-@click.option("--skats", type=click.IntRange(min=1), default=DEFAULT_SKATS, show_default=True,
-              help="Skats to draw (all 231 when no fewer).")
-@click.option("--worlds", type=click.IntRange(min=1), default=DEFAULT_WORLDS, show_default=True,
-              help="Worlds to draw for each skat.")
+@click.option("--seat", required=True, help="The hand's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@click.option("--skats", type=int, default=DEFAULT_SKATS, show_default=True,
+              help="Skats to draw, at least 1 (all 231 when no fewer).")
+@click.option("--worlds", type=int, default=DEFAULT_WORLDS, show_default=True,
+              help="Worlds to draw for each skat, at least 1.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws.")
 @click.option("--scoring", type=click.Choice(["both", "list", "tournament"]), default="both", show_default=True,
               help="List (ISkO) scoring, tournament (Seeger-Fabian) scoring, or both (list chooses the table's best).")
@@ -149,7 +151,7 @@ def report_lines(report: BidReport) -> list[str]:
 @dask_option
 @json_option
 @tt_option
-def command(hand: tuple[str, ...], seat: int, skats: int, worlds: int, seed: int, scoring: str, hand_only: bool,
+def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int, scoring: str, hand_only: bool,
             jobs: int | None, dask: str | None, as_json: bool, tt_mb: int) -> None:
     """How high to bid with HAND, the seat's ten dealt cards, and what to play.
 
@@ -164,9 +166,14 @@ def command(hand: tuple[str, ...], seat: int, skats: int, worlds: int, seed: int
       skatdd bid CJ SJ HJ CA CT C9 SA ST H7 D8 --seat F
       skatdd bid "CJ HJ CA CT CK C9 SA ST H7 D8" --seat M --skats 40 --json
     """
-    with progress_bar("Solving skats") as progress:
-        report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,
-                     hand_only=hand_only, jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress, dask=dask)
+    # --seat, --skats and --worlds are checked by bid() itself: a bad value is one line naming it (exit 2).
+    try:
+        with progress_bar("Solving skats") as progress:
+            report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,
+                         hand_only=hand_only, jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress, dask=dask)
+    except KeyboardInterrupt:
+        click.echo("Interrupted: nothing printed (the table needs every skat).", err=True)
+        sys.exit(130)
     if as_json:
         emit_json(report.to_json())
     else:
