@@ -76,33 +76,20 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from itertools import combinations
+from dataclasses import dataclass
 from typing import Any
 
 from .batch import OK, LineOutcome, run_lines, worker_count
-from .best import ALL_TRICKS, GAME_ORDER, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON, _Bands, _heuristic
-from .cards import Card, Mask, card_name, cards_of, display_sorted, format_mask
+from .best import ALL_TRICKS, GAME_ORDER, SCHNEIDER
+from .bid_skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
+from .bid_tasks import BidJob, SkatDraw, draw_skats, handle
+from .cards import Card, Mask, card_name, format_mask
 from .errors import DealFormatError
-from .odds import (
-    _band_range,
-    _classes,
-    _discard_probes,
-    _Job,
-    _narrow,
-    _rank_null_discards,
-    _rank_probes,
-    _read_view,
-    _world_from_json,
-    draw_worlds,
-)
-from .position import Position
-from .rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game
-from .scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, _seeger, matadors, score_game
+from .odds import _read_view
+from .rules import Game
+from .scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
 from .skat_rule import SkatRule, skat_rule
-from .solve import Solver
 from .stegen import StegenCount, stegen_count
-from .worlds import World, hand_view
 
 __all__ = [
     "DEFAULT_SKATS", "DEFAULT_WORLDS", "SCORINGS", "BidReport", "Level", "Pick", "bid", "bid_ladder", "draw_skats",
@@ -134,277 +121,6 @@ def bid_ladder() -> tuple[int, ...]:
         top = (11 if game.is_suit else 4) + 7
         values.update(base * k for k in range(2, top + 1))
     return tuple(sorted(values))
-
-
-# ---------------------------------------------------------------------------
-# Drawing the skats and their worlds
-
-
-@dataclass(frozen=True)
-class SkatDraw:
-    """One sampled skat, the seed of its worlds and the worlds (``odds --skat SKAT --seed SEED``'s)."""
-
-    skat: Mask
-    seed: int
-    worlds: list[World]
-
-
-def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Random) -> tuple[list[SkatDraw], bool]:
-    """``(draws, every_skat)``: *skats* skats of the unseen cards (all 231 when no fewer), *worlds* worlds each.
-
-    The skats are taken uniformly without repeats and listed in a fixed
-    order (lexicographic in the unseen cards); each gets a seed from *rng*
-    for its own ``random.Random``, which draws its worlds as
-    :func:`skatdd.odds.draw_worlds` does for ``odds --skat``.
-    """
-    unseen = [c for c in range(32) if not hand >> c & 1]
-    pairs = [1 << a | 1 << b for a, b in combinations(unseen, 2)]
-    every = skats >= len(pairs)
-    chosen = list(range(len(pairs))) if every else sorted(rng.sample(range(len(pairs)), skats))
-    draws = []
-    for index in chosen:
-        seed = rng.randrange(2 ** 32)
-        skat = pairs[index]
-        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, random.Random(seed))
-        draws.append(SkatDraw(skat, seed, drawn))
-    return draws, every
-
-
-# ---------------------------------------------------------------------------
-# The work done in each worker: one game on one skat's worlds
-
-
-@dataclass(frozen=True)
-class _BidJob:
-    """What every task of one run shares."""
-
-    seat: int
-    hand: Mask
-    picked_up: bool
-    tournament: bool
-
-
-def game_values(game: Game, m: int) -> tuple[int, int, int]:
-    """Values of a picked-up suit or grand *game* with matadors *m*: won plain, with schneider, with schwarz."""
-    decl = Declaration(game)
-    return (score_game(decl, matadors=m, points=WIN_POINTS).game_value,
-            score_game(decl, matadors=m, points=SCHNEIDER_POINTS).game_value,
-            score_game(decl, matadors=m, points=120, tricks=10).game_value)
-
-
-def band_scores(game: Game, m: int, bid: int, tournament: bool) -> list[int]:
-    """The six bands' scores of a picked-up suit or grand game at *bid*: list, or Seeger-Fabian points."""
-    scores = _Bands(game, m, bid).score
-    return [_seeger(s, s > 0)[0] for s in scores] if tournament else scores
-
-
-def _settle_band(probe: Any) -> int:
-    """The exact band of a probe's position, by threshold questions only: 61, then 90 or 31, then the tricks."""
-    if probe.at_least(WIN_POINTS):
-        if probe.at_least(SCHNEIDER_POINTS):
-            probe.takes_all()
-    elif not probe.at_least(OUT_OF_SCHNEIDER_POINTS):
-        probe.trickless()
-    low, high = _band_range(probe)
-    assert low == high, (low, high)
-    return low
-
-
-def _best_band(column: Sequence[Any], looks: Sequence[int]) -> int:
-    """The highest band any discard class reaches in one world (*column*: the classes' probes there)."""
-    ranges = [_band_range(p) for p in column]
-    best = max(lo for lo, _ in ranges)
-    while True:
-        open_ = [i for i, (_, hi) in enumerate(ranges) if hi > best]
-        if not open_:
-            return best
-        i = max(open_, key=lambda k: (ranges[k][1], looks[k], -k))
-        _narrow(column[i], *ranges[i])
-        ranges[i] = _band_range(column[i])
-        best = max(best, ranges[i][0])
-
-
-def _skat_class(classes: Sequence[Any], skat: Mask) -> int:
-    """Index of the discard class holding the dealt skat: the hand game is that discard (skatdd.best, reduction 3)."""
-    pair = tuple(display_sorted(cards_of(skat)))
-    return next(i for i, c in enumerate(classes) if pair in c.members)
-
-
-def _points_task(solver: Solver, job: _BidJob, game: Game, skat: Mask, worlds: Sequence[World]) -> dict[str, Any]:
-    """One suit or grand game on one skat: hand bands, the best discard per regime and scoring, the per-world bound."""
-    twelve = job.hand | skat
-    classes = _classes(game, twelve)
-    probes = _discard_probes(solver, _Job(job.seat, job.hand, skat, MIN_BID, (game,), True, True), game, classes, worlds)
-    record: dict[str, Any] = {"hand": [_settle_band(p) for p in probes[_skat_class(classes, skat)]]}
-    if not job.picked_up:
-        return record
-    m = matadors(game, twelve)
-    looks = [_heuristic(game, twelve, c.discard) for c in classes]
-    picked = []
-    for regime, value in enumerate(game_values(game, m)):
-        for tournament in (False, True) if job.tournament else (False,):
-            order, ranges = _rank_probes(probes, band_scores(game, m, value, tournament), looks, keep=1)
-            best = order[0]
-            lows = [lo for lo, _ in ranges[best]]
-            listed, seeger = band_scores(game, m, value, False), band_scores(game, m, value, True)
-            picked.append([regime, tournament, list(classes[best].discard), sum(listed[b] for b in lows),
-                           sum(seeger[b] for b in lows), sum(listed[b] > 0 for b in lows)])
-    record["picked"] = picked
-    record["optimistic"] = [_best_band([row[w] for row in probes], looks) for w in range(len(worlds))]
-    return record
-
-
-def _null_position(job: _BidJob, hand: Mask, twelve: Mask, world: World) -> Position:
-    hands = list(world.hands)
-    hands[job.seat] = hand
-    return Position(Game.NULL, job.seat, hands, twelve & ~hand, leader=0)
-
-
-def _null_task(solver: Solver, job: _BidJob, skat: Mask, worlds: Sequence[World]) -> dict[str, Any]:
-    """Null on one skat: hand wins per world, the discard winning most often, the per-world bound."""
-    twelve = job.hand | skat
-    classes = _classes(Game.NULL, twelve)
-    own = classes[_skat_class(classes, skat)].hand
-    record: dict[str, Any] = {"hand": [int(solver.declarer_wins(_null_position(job, own, twelve, w))) for w in worlds]}
-    if job.picked_up:
-        cls, results = _rank_null_discards(solver, _Job(job.seat, job.hand, skat, MIN_BID, (Game.NULL,), True, True),
-                                           worlds)[0]
-        wins = sum(bool(r[0]) for r in results)
-        record["picked"] = [[0, False, list(cls.discard), None, None, wins]]
-        record["optimistic"] = [int(any(solver.declarer_wins(_null_position(job, c.hand, twelve, w)) for c in classes))
-                                for w in worlds]
-    return record
-
-
-def _handle(solver: Solver, line: int, raw: bytes | str, *, job: _BidJob) -> LineOutcome:
-    """One task: one game (``Game`` value; null stands for null ouvert too) on one skat's worlds."""
-    task = json.loads(raw)
-    worlds = [_world_from_json(item) for item in task["worlds"]]
-    game = Game(task["game"])
-    nodes = solver.nodes
-    if game.is_null:
-        record = _null_task(solver, job, task["skat"], worlds)
-    else:
-        record = _points_task(solver, job, game, task["skat"], worlds)
-    record["nodes"] = solver.nodes - nodes
-    return LineOutcome(line, record)
-
-
-# ---------------------------------------------------------------------------
-# Scoring in the parent
-
-#: A representative play of each band: (card points, declarer's tricks for score_game).
-_BAND_PLAY: dict[int, tuple[int, int | None]] = {
-    NO_TRICK: (0, 0), SCHNEIDERED: (SCHNEIDERED_POINTS, None), LOST: (WIN_POINTS - 1, None),
-    WON: (WIN_POINTS, None), SCHNEIDER: (SCHNEIDER_POINTS, None), ALL_TRICKS: (120, 10),
-}
-
-
-@functools.cache
-def _scored(decl: Declaration, m: int, outcome: int, bid: int) -> tuple[int, int, bool]:
-    """``(score, seeger, won)`` of *decl* at *bid*: *outcome* is the band (suit, grand) or 1/0 won/lost (null)."""
-    if decl.game.is_null:
-        sc = score_game(decl, tricks=0 if outcome else 1, bid=bid)
-    else:
-        points, tricks = _BAND_PLAY[outcome]
-        sc = score_game(decl, matadors=m, points=points, tricks=tricks, bid=bid)
-    return sc.score, sc.seeger, sc.declarer_wins
-
-
-def null_allowed(decl: Declaration, bid: int) -> bool:
-    """A null can be declared after *bid* only while its fixed value reaches it; suit and grand always can."""
-    return not decl.game.is_null or NULL_VALUES[decl.ouvert, decl.hand] >= bid
-
-
-@dataclass
-class Choice:
-    """A discard chosen for one game on one skat (one score table), with its totals over the skat's worlds."""
-
-    discard: tuple[Card, Card]
-    score: int | None          # None for null: its score depends on the variant and the bid
-    tournament: int | None
-    wins: int
-
-
-@dataclass
-class GameOnSkat:
-    """One game's results on one skat's worlds.
-
-    ``hand`` and ``optimistic`` hold one outcome per world: the band (suit,
-    grand) or 1/0 won/lost (null) of the hand game and of the best discard
-    of that world.  ``picked`` maps ``(regime, tournament)`` to the honest
-    choice ranked by that score table (regime 0 for null).
-    """
-
-    game: Game
-    matadors: int
-    hand: list[int]
-    optimistic: list[int] | None = None
-    picked: dict[tuple[int, bool], Choice] = field(default_factory=dict)
-
-    @property
-    def values(self) -> tuple[int, int, int]:
-        return game_values(self.game, self.matadors)
-
-    def regime(self, bid: int) -> int:
-        """0..2: the score table a picked-up game faces at *bid* (module docstring); 3: every discard overbid."""
-        return next((r for r, v in enumerate(self.values) if bid <= v), 3)
-
-
-@dataclass
-class SkatOutcome:
-    """Everything computed on one sampled skat."""
-
-    skat: Mask
-    seed: int
-    worlds: int
-    games: dict[Game, GameOnSkat]
-
-    def picked_up(self, bid: int, tournament: bool) -> tuple[str, int, int, int]:
-        """The declarer's choice after seeing this skat at *bid*: ``(contract, score, seeger, wins)`` totals.
-
-        The contract with the highest total in the scoring (ties: grand,
-        clubs, ..., null, null ouvert), its game's best discard for the score
-        table the bid imposes.
-        """
-        best: tuple[str, int, int, int] | None = None
-        for game in GAME_ORDER:
-            result = self.games[game]
-            options: list[tuple[str, int, int, int]] = []
-            if game.is_null:
-                ch = result.picked[0, False]
-                for ouvert in (False, True):
-                    decl = Declaration(game, ouvert=ouvert)
-                    if null_allowed(decl, bid):
-                        won, lost = _scored(decl, 0, 1, bid), _scored(decl, 0, 0, bid)
-                        n, k = self.worlds, ch.wins
-                        options.append((str(decl), won[0] * k + lost[0] * (n - k), won[1] * k + lost[1] * (n - k), k))
-            else:
-                regime = result.regime(bid)
-                if regime < 3:
-                    ch = result.picked[regime, tournament]
-                    assert ch.score is not None and ch.tournament is not None
-                    options.append((game.label, ch.score, ch.tournament, ch.wins))
-                else:  # every discard overbid: charged alike whatever the play
-                    each = _scored(Declaration(game), result.matadors, ALL_TRICKS, bid)
-                    options.append((game.label, each[0] * self.worlds, each[1] * self.worlds, 0))
-            for option in options:
-                if best is None or (option[2] > best[2] if tournament else option[1] > best[1]):
-                    best = option
-        assert best is not None
-        return best
-
-
-def _hand_declarations() -> list[Declaration]:
-    """Every hand declaration, in list order (grand, clubs, ... null, null ouvert; fewer announcements first)."""
-    out = []
-    for game in GAME_ORDER:
-        if game.is_null:
-            out += [Declaration(game, hand=True), Declaration(game, hand=True, ouvert=True)]
-        else:
-            out += [Declaration(game, hand=True), Declaration(game, hand=True, schneider=True),
-                    Declaration(game, hand=True, schwarz=True), Declaration(game, ouvert=True)]
-    return out
 
 
 @dataclass
@@ -612,7 +328,7 @@ class BidReport:
 
 
 def _null_total(decl: Declaration, wins: int, worlds: int, bid: int) -> int:
-    return _scored(decl, 0, 1, bid)[0] * wins + _scored(decl, 0, 0, bid)[0] * (worlds - wins)
+    return scored(decl, 0, 1, bid)[0] * wins + scored(decl, 0, 0, bid)[0] * (worlds - wins)
 
 
 # ---------------------------------------------------------------------------
@@ -627,7 +343,7 @@ class _Table:
         self.counts = [{g: Counter(r.hand) for g, r in s.games.items()} for s in skats]
         reached = {g: max(o for s in skats for o in s.games[g].hand) for g in GAME_ORDER}
         # An announcement never met in any world loses everywhere: the plain hand game is never worse.
-        self.hand_decls = [d for d in _hand_declarations()
+        self.hand_decls = [d for d in hand_declarations()
                            if d.game.is_null or ((not d.schneider or reached[d.game] >= SCHNEIDER)
                            and (not d.schwarz or reached[d.game] >= ALL_TRICKS))]
 
@@ -638,7 +354,7 @@ class _Table:
             m = s.games[decl.game].matadors
             score = seeger = wins = 0
             for outcome, n in counts[decl.game].items():
-                a, b, won = _scored(decl, m, outcome, bid)
+                a, b, won = scored(decl, m, outcome, bid)
                 score, seeger, wins = score + n * a, seeger + n * b, wins + n * won
             out.append((score, seeger, wins))
         return out
@@ -650,13 +366,13 @@ class _Table:
             for decl in self.hand_decls:
                 result = s.games[decl.game]
                 for outcome in set(result.hand):
-                    sc, _, won = _scored(decl, result.matadors, outcome, MIN_BID)
+                    sc, _, won = scored(decl, result.matadors, outcome, MIN_BID)
                     if won:
                         best = max(best, sc)
             for game, result in s.games.items():
                 for outcome in set(result.optimistic or ()):
                     for decl in [Declaration(game, ouvert=o) for o in ((False, True) if game.is_null else (False,))]:
-                        sc, _, won = _scored(decl, result.matadors, outcome, MIN_BID)
+                        sc, _, won = scored(decl, result.matadors, outcome, MIN_BID)
                         if won:
                             best = max(best, sc)
         return best
@@ -702,7 +418,7 @@ class _Table:
             result = s.games[decl.game]
             ch = result.picked[0, tournament if not decl.game.is_null else False]
             if decl.game.is_null:
-                won, lost = _scored(decl, 0, 1, MIN_BID), _scored(decl, 0, 0, MIN_BID)
+                won, lost = scored(decl, 0, 1, MIN_BID), scored(decl, 0, 0, MIN_BID)
                 totals = (won[0] * ch.wins + lost[0] * (s.worlds - ch.wins),
                           won[1] * ch.wins + lost[1] * (s.worlds - ch.wins), ch.wins)
             else:
@@ -711,7 +427,7 @@ class _Table:
             for i in range(3):
                 honest[i] += totals[i]
             for outcome in result.optimistic or ():
-                a, b, won_ = _scored(decl, result.matadors, outcome, MIN_BID)
+                a, b, won_ = scored(decl, result.matadors, outcome, MIN_BID)
                 bound[0], bound[1], bound[2] = bound[0] + a, bound[1] + b, bound[2] + won_
         return GameOption(decl, honest[2] / n, honest[0] / n, honest[1] / n, bound[2] / n, bound[0] / n, bound[1] / n)
 
@@ -775,7 +491,7 @@ def bid(
     scorings = shown[scoring]
 
     draws, every = draw_skats(view.seat, hand, skats, worlds, random.Random(seed))
-    job = _BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
+    job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
     tasks = [json.dumps({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
              for d in draws for g in GAME_ORDER]
     records: list[dict[str, Any]] = []
@@ -787,7 +503,7 @@ def bid(
         if progress is not None:
             progress(len(records), len(tasks))
 
-    summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(_handle, job=job),
+    summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
                         jobs=worker_count(jobs), tt_mb=tt_mb, emit=collect, dask=dask, total=len(tasks))
     outcomes = _outcomes(draws, GAME_ORDER, records, hand)
     table = _Table(outcomes, worlds, picked_up=not hand_only)

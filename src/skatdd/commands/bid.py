@@ -16,7 +16,7 @@ import sys
 import click
 
 from ..batch import worker_count
-from ..bid import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, BidReport, GameOption, Pick, bid
+from ..bid import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, SKAT_PAIRS, BidReport, GameOption, Pick, bid
 from ..report import format_hand
 from ..rules import SEAT_NAMES
 from .batch import dask_option
@@ -112,8 +112,8 @@ def _options(report: BidReport) -> list[str]:
 def report_lines(report: BidReport) -> list[str]:
     """The readable report, one string per line."""
     out = [f"{SEAT_NAMES[report.seat].capitalize()} holds {format_hand(report.hand)}"]
-    skats = ("all 231 skats" if report.every_skat
-             else f"{len(report.skats)} of 231 skats drawn at random (seed {report.seed})")
+    skats = (f"all {SKAT_PAIRS} skats" if report.every_skat
+             else f"{len(report.skats)} of {SKAT_PAIRS} skats drawn at random (seed {report.seed})")
     out.append(f"{skats}, {report.worlds} worlds each ({len(report.skats) * report.worlds:,} in all), "
                "every game" + (" and discard" if report.picked_up else "") + " solved double-dummy")
     out += ["", *_ladder(report), ""]
