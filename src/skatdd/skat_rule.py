@@ -6,12 +6,14 @@ sentence a player would say -- "grand with a jack in the skat, else clubs"
 -- and says how many of the skats it fits.
 
 The rule is a short decision list: a few ``game with <condition>`` clauses,
-tried in order, then ``else <game>`` (the game chosen most often).  The
+tried in order, then ``else <game>``.  The
 conditions are what a player looks at in a skat: a jack or two, a given
 jack, a card or two of a suit (jacks apart), an ace, a ten, a full card (ace
-or ten), a given card.  Clauses are added greedily, each time the one that
-fits the most skats (ties: the simpler condition, in the order above), while
-that fits more skats and at most :data:`MAX_CLAUSES` are used.
+or ten), a given card.  For each ``else`` game, clauses are added greedily,
+each time the one that fits the most skats (ties: the simpler condition, in
+the order above), while that fits more skats and at most
+:data:`MAX_CLAUSES` are used; the ``else`` game whose rule fits best is
+kept.
 
 >>> from skatdd.cards import mask_of, parse_cards
 >>> table = [(mask_of(parse_cards(s)), g) for s, g in
@@ -101,17 +103,9 @@ def _fits(table: Sequence[tuple[Mask, str]], clauses: Sequence[tuple[_Condition,
     return sum(named(skat) == game for skat, game in table)
 
 
-def skat_rule(table: Sequence[tuple[Mask, str]]) -> SkatRule:
-    """The short rule (module docstring) for *table*: ``(skat mask, game chosen)`` per sampled skat.
-
-    The default is the game chosen most often (ties: the one chosen first in *table*).
-    """
-    if not table:
-        raise ValueError("a skat rule needs at least one skat")
-    counts = Counter(game for _, game in table)
-    default = max(counts, key=lambda g: (counts[g], -[game for _, game in table].index(g)))
-    games = list(counts)
-    conditions = _conditions([skat for skat, _ in table])
+def _greedy(table: Sequence[tuple[Mask, str]], conditions: list[_Condition], games: list[str],
+            default: str) -> tuple[list[tuple[_Condition, str]], int]:
+    """Clauses added one by one before ``else default``, each the one that fits the most skats."""
     clauses: list[tuple[_Condition, str]] = []
     fits = _fits(table, clauses, default)
     while len(clauses) < MAX_CLAUSES and fits < len(table):
@@ -127,4 +121,27 @@ def skat_rule(table: Sequence[tuple[Mask, str]]) -> SkatRule:
             break
         fits = best[0]
         clauses.append(best[1])
-    return SkatRule(tuple((c.phrase, g) for c, g in clauses), default, fits, len(table))
+    return clauses, fits
+
+
+def skat_rule(table: Sequence[tuple[Mask, str]]) -> SkatRule:
+    """The short rule (module docstring) for *table*: ``(skat mask, game chosen)`` per sampled skat.
+
+    Every game chosen is tried as the ``else`` game; the rule that fits the
+    most skats wins (ties: fewer clauses, then the game chosen more often,
+    then the one chosen first in *table*).
+    """
+    if not table:
+        raise ValueError("a skat rule needs at least one skat")
+    counts = Counter(game for _, game in table)
+    games = list(counts)      # in order of first appearance
+    conditions = _conditions([skat for skat, _ in table])
+    best: tuple[tuple[int, int, int, int], SkatRule] | None = None
+    for rank, default in enumerate(games):
+        clauses, fits = _greedy(table, conditions, games, default)
+        rule = SkatRule(tuple((c.phrase, g) for c, g in clauses), default, fits, len(table))
+        key = (fits, -len(clauses), counts[default], -rank)
+        if best is None or key > best[0]:
+            best = (key, rule)
+    assert best is not None
+    return best[1]
