@@ -51,8 +51,17 @@ def _columns(rows: list[list[str]], left: set[int]) -> list[str]:
                               for k in range(len(r)))).rstrip() for r in rows]
 
 
+#: Rows shown above the highest bid that beats passing before the rest is summarised.
+TAIL_ROWS = 3
+
+
 def _ladder(report: BidReport) -> list[str]:
-    """The bidding table, consecutive bids with the same figures on one row."""
+    """The bidding table, consecutive bids with the same figures on one row.
+
+    Bids above the highest that beats passing (in every scoring shown) lose
+    on average; after :data:`TAIL_ROWS` such rows one line says how many
+    more there are (``--json`` lists every bid).
+    """
     both = len(report.scorings) > 1
     first = report.scorings[0]
     name = "tournament" if first else "list"
@@ -75,7 +84,15 @@ def _ladder(report: BidReport) -> list[str]:
             spans.append((lv.bid, lv.bid))
     for row, (a, b) in zip(rows, spans, strict=True):
         row[0] = _bids(a, b)
-    return _columns([header, *rows], {1, 5})
+    tops = [b for b in (report.max_bid(t) for t in report.scorings) if b is not None]
+    keep = next((i for i, (a, _) in enumerate(spans) if a > max(tops, default=0)), len(rows)) + TAIL_ROWS
+    out = _columns([header, *rows], {1, 5})
+    if keep < len(rows):
+        hidden = spans[keep:]
+        out = out[:keep + 1]
+        out.append(f"  ... {sum(1 for lv in report.levels if lv.bid >= hidden[0][0])} more bids up to "
+                   f"{hidden[-1][1]}, every one losing on average (--json lists them all)")
+    return out
 
 
 def _answer(report: BidReport, tournament: bool) -> list[str]:
@@ -84,15 +101,15 @@ def _answer(report: BidReport, tournament: bool) -> list[str]:
     if played is None:
         return [f"Answer ({name} scoring): pass -- no bid from 18 up has a mean above 0."]
     pick, rule = played
-    value = pick.mean(tournament)
     se = pick.tournament_se if tournament else pick.score_se
-    spread = "" if se is None else f" +- {se:.1f}"
-    unit = "points" if tournament else "score"
-    out = [f"Answer ({name} scoring): bid up to {report.max_bid(tournament)}; play {pick.label} "
-           f"(wins {_pct(pick.win)} of the worlds, mean {unit} {value:+.1f}{spread})."]
-    if rule is not None:
-        out.append(f"  After the pick-up: {rule.text} (fits {rule.fits} of {rule.total} skats).")
-    return out
+    spread = "" if se is None else f" ± {se:.1f}"
+    figures = (f"wins {_pct(pick.win)} of the worlds, mean {'points' if tournament else 'score'} "
+               f"{pick.mean(tournament):+.1f}{spread}")
+    top = report.max_bid(tournament)
+    if rule is None:
+        return [f"Answer ({name} scoring): bid up to {top} and play {pick.label}: {figures}."]
+    return [f"Answer ({name} scoring): bid up to {top}, then pick up the skat: {figures}.",
+            f"  What the skat changes: {rule.text} (fits {rule.fits} of {rule.total} skats)."]
 
 
 def _options(report: BidReport) -> list[str]:
@@ -131,7 +148,7 @@ def report_lines(report: BidReport) -> list[str]:
     if report.picked_up:
         out.append(f"The pick-up chooses game and discard on its skat's {report.worlds} worlds and is scored on "
                    "the same worlds.")
-    out.append("Means are per game; +- is one standard error over the skats.")
+    out.append("Means are per game; ± is one standard error over the skats.")
     out.append(f"Nodes: {report.nodes:,}   time: {report.seconds:.3f} s")
     return out
 
