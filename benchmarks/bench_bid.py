@@ -11,28 +11,22 @@ cards of :func:`skatdd.generate.realistic_deals` (seed 1).  Each run starts
 fresh worker processes (one :class:`~skatdd.solve.Solver` of 128 MiB each,
 the command's default), as one ``skatdd bid`` run does.
 
-Not part of the normal test run (``testpaths`` is ``tests``).  Run with
-pytest-benchmark::
-
-    python -m pytest benchmarks/bench_bid.py -o python_files='bench_*.py' --benchmark-only
-
-or as a script, which prints the wall-clock time, the CPU time of all
-processes (workers included: on a loaded machine CPU / jobs is what an idle
-one would take) and the nodes of every run, and the medians of each case
-(``--hands N``, ``--jobs N``, ``--case``, ``--skats S``, ``--worlds W``)::
+Run like ``benchmarks/bench_odds.py`` (pytest-benchmark, or as a script
+printing wall-clock and CPU time of all processes and the nodes of every
+run, then each case's medians; ``--skats S`` and ``--worlds W`` change the
+draw)::
 
     python benchmarks/bench_bid.py --hands 3 --jobs 2
 """
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 import time
 
 import pytest
 
-from bench_odds import HAND_SET, Hand, bench_hands
+from bench_odds import HAND_SET, Hand, _cpu, bench_hands
 from skatdd.bid import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
 from skatdd.cards import format_mask
 
@@ -42,12 +36,6 @@ CASES: dict[str, tuple[bool, float]] = {
     "full": (False, 30.0),
     "hand": (True, 5.0),
 }
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and of its finished children (the workers)."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def run_case(case: str, hand: Hand, jobs: int = JOBS, skats: int = DEFAULT_SKATS,

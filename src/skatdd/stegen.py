@@ -31,7 +31,7 @@ from typing import Any
 from .cards import ACE, CJ, DJ, HJ, JACK, SJ, TEN, Card, Mask, cards_of, mask_of, parse_cards
 from .errors import CardCountError
 from .rules import SUIT_GAMES, WIN_POINTS, Game
-from .scoring import Declaration, score_game, trump_order
+from .scoring import Declaration, matadors, score_game, trump_order
 
 __all__ = ["THRESHOLD", "StegenCount", "stegen_count"]
 
@@ -86,18 +86,12 @@ class StegenCount:
 def ten_card_matadors(game: Game, hand: Mask) -> int:
     """Matadors of *game* counted in the ten dealt cards alone (what a player counts before the skat).
 
-    Like :func:`skatdd.scoring.matadors`, but over any number of cards: the
-    run of trumps from the club jack down that the hand holds (``+N``) or
-    lacks (``-N``).
+    :func:`skatdd.scoring.matadors` counts twelve cards; two cards that are
+    no trumps of *game* change nothing, so they make up the twelve.
     """
-    order = trump_order(game)
-    with_top = bool(hand >> order[0] & 1)
-    count = 0
-    for card in order:
-        if bool(hand >> card & 1) != with_top:
-            break
-        count += 1
-    return count if with_top else -count
+    trumps = trump_order(game)
+    spare = [c for c in range(32) if not hand >> c & 1 and c not in trumps][:2]
+    return matadors(game, hand | mask_of(spare))
 
 
 def _suit_points(game: Game, cards: list[Card]) -> float:
