@@ -514,63 +514,33 @@ def _narrow(p: _Probe, low: int, high: int) -> None:
         p.trickless()
 
 
+def _deciding_band(score: Sequence[int], low: int, high: int) -> int:
+    """The lowest band of [low, high] scoring as much as *high*: whether the result reaches it decides the score.
+
+    When every band scores differently (the usual case) that is *high*
+    itself; where an overbid makes neighbouring bands score alike, the
+    questions between them would not change the score and are skipped.
+    """
+    while high > low and score[high - 1] == score[high]:
+        high -= 1
+    return high
+
+
 def _rank_discards(solver: Solver, job: _Job, game: Game, worlds: Sequence[World]) -> list[tuple[_Class, list[Any]]]:
     """The three best discard classes of a picked-up suit or grand game with a known skat, best first.
 
     Returns ``(class, per-world results)``: for the best ``[value,
     takes_all, trickless]``, for the other two ``[score, wins]``.  Ranked by
-    total score over *worlds*, ties to the first class in tie order.
-
-    Each (class, world) pair keeps a :class:`~skatdd.best._Probe` whose
-    facts bound its band and so its score.  Repeatedly, among the classes
-    that are not settled (some world's score still open) and whose highest
-    possible total reaches the third-highest lowest possible total, the one
-    with the highest possible total (ties: the better-looking discard by
-    :func:`skatdd.best._heuristic`) gets one threshold question in one open
-    world: the one with the highest possible score, then the widest range,
-    then where the most classes have already been shown to lose -- so a weak
-    discard's highest total falls as fast as possible and it drops out after
-    few questions, mostly the cheap ones near the top.  It ends when no
-    such class is left: every class still in the running is settled, and
-    every other one is below three settled ones, so the three best and
-    their totals are exact.
+    total score over *worlds*, ties to the first class in tie order
+    (:func:`_rank_probes`).
     """
     assert job.skat is not None
     twelve = job.hand | job.skat
     classes = _classes(game, twelve)
     score = _Bands(game, matadors(game, twelve), job.bid).score
     looks = [_heuristic(game, twelve, cls.discard) for cls in classes]
-    probes = []
-    for cls in classes:
-        row = []
-        for world in worlds:
-            hands = list(world.hands)
-            hands[job.seat] = cls.hand
-            row.append(_Probe(solver, Position(game, job.seat, hands, twelve & ~cls.hand, leader=0)))
-        probes.append(row)
-    ranges = [[_band_range(p) for p in row] for row in probes]
-    low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
-    high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
-    open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
-    losses = [0] * len(worlds)      # per world: classes known to lose there
-    while True:
-        third = sorted(low_sum, reverse=True)[2] if len(classes) > 3 else -math.inf
-        running = [i for i in range(len(classes)) if open_worlds[i] and high_sum[i] >= third]
-        if not running:
-            break
-        i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
-        w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
-                                               losses[v], -v))
-        before = ranges[i][w]
-        _narrow(probes[i][w], *before)
-        after = ranges[i][w] = _band_range(probes[i][w])
-        low_sum[i] += score[after[0]] - score[before[0]]
-        high_sum[i] += score[after[1]] - score[before[1]]
-        if score[after[1]] <= 0 < score[before[1]]:
-            losses[w] += 1
-        if score[after[0]] == score[after[1]]:
-            open_worlds[i].discard(w)
-    order = sorted((i for i in range(len(classes)) if not open_worlds[i]), key=lambda k: (-low_sum[k], k))[:3]
+    probes = _discard_probes(solver, job, game, classes, worlds)
+    order, ranges = _rank_probes(probes, score, looks, keep=3)
     ranked: list[tuple[_Class, list[Any]]] = []
     for rank, i in enumerate(order):
         if rank == 0:
@@ -579,6 +549,71 @@ def _rank_discards(solver: Solver, job: _Job, game: Game, worlds: Sequence[World
             results = [[score[lo], score[lo] > 0] for lo, _ in ranges[i]]
         ranked.append((classes[i], results))
     return ranked
+
+
+def _discard_probes(solver: Solver, job: _Job, game: Game, classes: Sequence[_Class],
+                    worlds: Sequence[World]) -> list[list[_Probe]]:
+    """One :class:`~skatdd.best._Probe` per (class, world): the seat holds the class's hand, its discard is the skat."""
+    assert job.skat is not None
+    twelve = job.hand | job.skat
+    probes = []
+    for cls in classes:
+        row = []
+        for world in worlds:
+            hands = list(world.hands)
+            hands[job.seat] = cls.hand
+            row.append(_Probe(solver, Position(game, job.seat, hands, twelve & ~cls.hand, leader=0)))
+        probes.append(row)
+    return probes
+
+
+def _rank_probes(probes: Sequence[Sequence[_Probe]], score: Sequence[int], looks: Sequence[int],
+                 keep: int) -> tuple[list[int], list[list[tuple[int, int]]]]:
+    """The *keep* best classes by total score over the worlds, best first, and every class's band range per world.
+
+    *probes* holds one row per discard class (one probe per world), *score*
+    the score of each band (non-decreasing), *looks* each class's
+    :func:`skatdd.best._heuristic`.  Ties go to the first class in tie order
+    (the lower index).  Each (class, world) probe's facts bound its band and
+    so its score.  Repeatedly, among the classes that are not settled (some
+    world's score still open) and whose highest possible total reaches the
+    *keep*-th highest lowest possible total, the one with the highest
+    possible total (ties: the better-looking discard) gets one threshold
+    question in one open world: the one with the highest possible score,
+    then the widest range, then where the most classes have already been
+    shown to lose -- so a weak discard's highest total falls as fast as
+    possible and it drops out after few questions, mostly the cheap ones
+    near the top.  It ends when no such class is left: every class still in
+    the running is settled, and every other one is below *keep* settled
+    ones, so the *keep* best and their totals are exact (a returned class's
+    score is settled in every world: ``score[lo] == score[hi]``).  The
+    probes keep what they learnt, so a second ranking of the same probes
+    with another *score* starts from those facts.
+    """
+    ranges = [[_band_range(p) for p in row] for row in probes]
+    low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
+    high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
+    open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
+    losses = [0] * (len(ranges[0]) if ranges else 0)      # per world: classes known to lose there
+    while True:
+        third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
+        running = [i for i in range(len(probes)) if open_worlds[i] and high_sum[i] >= third]
+        if not running:
+            break
+        i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
+        w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
+                                               losses[v], -v))
+        before = ranges[i][w]
+        _narrow(probes[i][w], before[0], _deciding_band(score, *before))
+        after = ranges[i][w] = _band_range(probes[i][w])
+        low_sum[i] += score[after[0]] - score[before[0]]
+        high_sum[i] += score[after[1]] - score[before[1]]
+        if score[after[1]] <= 0 < score[before[1]]:
+            losses[w] += 1
+        if score[after[0]] == score[after[1]]:
+            open_worlds[i].discard(w)
+    order = sorted((i for i in range(len(probes)) if not open_worlds[i]), key=lambda k: (-low_sum[k], k))[:keep]
+    return order, ranges
 
 
 def _rank_null_discards(solver: Solver, job: _Job, worlds: Sequence[World]) -> list[tuple[_Class, list[Any]]]:
