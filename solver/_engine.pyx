@@ -217,22 +217,26 @@ cdef class Engine:
         """For every legal card: its exact Q (*exact*) or whether Q >= *target* stays reachable.
 
         Q counts the trick the card completes.  Equivalent cards are searched
-        once.  Exact values start from the position's own exact Q, which
-        bounds every card's value and settles optimal cards in one search.
+        once.  Exact values come from one search of the position that keeps
+        every card's bounds (all_card_values() in drivers.pxi).
         """
         self._require()
         cdef int seat = (self.s.leader + self.s.trick_len) % 3
         cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
         cdef uint32_t legal = legal_bits(&self.s.lay, self.s.hand[seat], led)
         cdef uint32_t live = self.s.hand[0] | self.s.hand[1] | self.s.hand[2] | self.s.trick_bits
-        cdef int c, rep, r, node_q = -1
+        cdef int c, rep, r, i, n
         cdef uint32_t nxt
+        cdef int moves[MAX_MOVES]
+        cdef int values[MAX_MOVES]
+        cdef int by_rep[32]
         cdef bint want_exact = exact
+        out = {}
         if want_exact:
             with nogil:
-                node_q = solve_exact(&self.s, 0, max_q(&self.s))
-        cache = {}
-        out = {}
+                n = all_card_values(&self.s, moves, values)
+            for i in range(n):
+                by_rep[moves[i]] = values[i]
         for c in range(31, -1, -1):
             if not (legal >> c) & 1:
                 continue
@@ -241,14 +245,11 @@ cdef class Engine:
             while nxt & self.s.hand[seat] & self.s.same_weight[rep]:
                 rep = bit_index(nxt)
                 nxt = next_live_above(rep, live)
-            if rep not in cache:
+            if not want_exact and rep == c:
                 with nogil:
-                    if want_exact:
-                        r = child_exact(&self.s, rep, node_q)
-                    else:
-                        r = child_at_least(&self.s, rep, target)
-                cache[rep] = r if want_exact else bool(r)
-            out[self.s.lay.to_card[c]] = cache[rep]
+                    r = child_at_least(&self.s, rep, target)
+                by_rep[rep] = r
+            out[self.s.lay.to_card[c]] = by_rep[rep] if want_exact else bool(by_rep[rep])
         return out
 
     def line(self, int target, exact=True, stop_on_score=False):
@@ -290,3 +291,4 @@ def trick_winner(int game, cards):
         bits |= (<uint32_t>1) << lay.to_internal[c]
     cdef int win = lay.to_card[winner_bit(&lay, bits, lay.to_internal[cards[0]])]
     return list(cards).index(win)
+
