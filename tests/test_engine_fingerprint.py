@@ -13,19 +13,11 @@ from skatdd.solve import Solver
 #: ``skatdd bench --deals 10 --seed 1 --no-card-values`` (default 128 MiB table).
 DEALS, SEED, TT_MB = 10, 1, 128
 NODES = 857_800
-#: The values of every first card of the same deals (``Solver.card_values``): 2,133,922 before the
-#: search that keeps every card's bounds.
-CARD_VALUE_NODES = 1_931_656
 
 
 def test_bench_node_count_is_the_engines_fingerprint() -> None:
     report = run_bench(deals=DEALS, seed=SEED, tt_mb=TT_MB, card_values=False)
     assert report.to_json()["nodes"] == NODES
-
-
-def test_card_value_node_count() -> None:
-    report = run_bench(deals=DEALS, seed=SEED, tt_mb=TT_MB, queries=False).to_json()
-    assert report["card_values"]["nodes"] == CARD_VALUE_NODES
 
 
 def test_the_count_does_not_depend_on_what_the_table_held_before() -> None:
