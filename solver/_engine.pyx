@@ -23,6 +23,11 @@ include "search.pxi"
 include "moves.pxi"
 include "bounds.pxi"
 include "drivers.pxi"
+include "position.pxi"
+include "worlds.pxi"
+
+import sys
+from array import array
 
 #: Search modes, see search.pxi.
 POINTS = MODE_POINTS
@@ -106,54 +111,20 @@ cdef class Engine:
         if not 0 <= mode <= 3 or not 0 <= declarer <= 2 or not 0 <= leader <= 2:
             raise ValueError("mode, declarer or leader out of range")
         cdef uint32_t h[3]
-        cdef uint32_t seen = 0
-        cdef int k, c, n0
+        cdef int t[3]
+        cdef int k, c, err
         trick = list(trick)
         if len(trick) > 2:
             raise ValueError("a trick on the table holds at most two cards")
         for k in range(3):
             h[k] = <uint32_t>hands[k]
-            if seen & h[k]:
-                raise ValueError("hands overlap")
-            seen |= h[k]
-        for c in trick:
-            if not 0 <= c < 32 or (seen >> c) & 1:
-                raise ValueError("trick card out of range or also in a hand")
-            seen |= (<uint32_t>1) << c
-        # Seats that already played to the trick hold one card fewer than the rest.
-        n0 = __builtin_popcount(h[leader]) + (1 if trick else 0)
-        for k in range(3):
-            if __builtin_popcount(h[(leader + k) % 3]) != (n0 - 1 if k < len(trick) else n0):
-                raise ValueError("hand sizes do not fit the trick on the table")
-        build_layout(&self.s.lay, game)
-        for k in range(3):
-            self.s.hand[k] = to_internal_mask(&self.s.lay, h[k])
-            if mode == MODE_DEF_TRICKS:
-                self.s.scorer[k] = k != declarer
-            else:
-                self.s.scorer[k] = k == declarer
-            if mode == MODE_NULL or mode == MODE_DEF_TRICKS:
-                self.s.maxer[k] = k != declarer
-            else:
-                self.s.maxer[k] = k == declarer
-        for c in range(32):
-            self.s.weight[c] = self.s.lay.points[c] if mode == MODE_POINTS else 0
-        self.s.trick_weight = 0 if mode == MODE_POINTS else 1
-        self.s.null_mode = mode == MODE_NULL and self.s.lay.trump_mask == 0
-        init_blocks(&self.s.blocks, &self.s.lay, self.s.weight)
-        init_group_blocks(&self.s.groups, &self.s.lay)
-        self.s.qs_on = mode == MODE_POINTS
-        init_weight_bytes(&self.s)
-        init_same_weight(&self.s)
-        self.s.leader = leader
-        self.s.trick_len = len(trick)
-        self.s.trick_bits = 0
-        for k in range(3):
-            self.s.trick_card[k] = 0
         for k, c in enumerate(trick):
-            self.s.trick_card[k] = self.s.lay.to_internal[c]
-            self.s.trick_bits |= (<uint32_t>1) << self.s.trick_card[k]
-        self.s.keymeta_ctx = ((<uint32_t>game << 4) | (<uint32_t>declarer << 2) | <uint32_t>mode) << 2
+            t[k] = c if 0 <= c < 32 else -1
+        err = check_deal(h, leader, t, len(trick))
+        if err != DEAL_OK:
+            raise ValueError(DEAL_ERRORS[err].decode())
+        load_context(&self.s, game, declarer, mode)
+        load_deal(&self.s, h, leader, t, len(trick))
         tt_new_generation(&self.tt)
         self.ready = True
 
@@ -217,38 +188,93 @@ cdef class Engine:
         """For every legal card: its exact Q (*exact*) or whether Q >= *target* stays reachable.
 
         Q counts the trick the card completes.  Equivalent cards are searched
-        once.  Exact values start from the position's own exact Q, which
-        bounds every card's value and settles optimal cards in one search.
+        once.  Exact values come from one search of the position that keeps
+        every card's bounds (all_card_values() in drivers.pxi).
         """
         self._require()
-        cdef int seat = (self.s.leader + self.s.trick_len) % 3
-        cdef int led = self.s.trick_card[0] if self.s.trick_len > 0 else -1
-        cdef uint32_t legal = legal_bits(&self.s.lay, self.s.hand[seat], led)
-        cdef uint32_t live = self.s.hand[0] | self.s.hand[1] | self.s.hand[2] | self.s.trick_bits
-        cdef int c, rep, r, node_q = -1
-        cdef uint32_t nxt
+        cdef int16_t row[32]
         cdef bint want_exact = exact
+        cdef int c
+        for c in range(32):
+            row[c] = -1
+        with nogil:
+            card_values_row(&self.s, want_exact, target, True, 0, row)
+        # Internal order, highest first, as the cards were always listed.
+        order = [self.s.lay.to_card[c] for c in range(31, -1, -1)]
         if want_exact:
-            with nogil:
-                node_q = solve_exact(&self.s, 0, max_q(&self.s))
-        cache = {}
-        out = {}
-        for c in range(31, -1, -1):
-            if not (legal >> c) & 1:
-                continue
-            rep = c        # the highest card of c's class of interchangeable cards, as order_moves() keeps
-            nxt = next_live_above(rep, live)
-            while nxt & self.s.hand[seat] & self.s.same_weight[rep]:
-                rep = bit_index(nxt)
-                nxt = next_live_above(rep, live)
-            if rep not in cache:
-                with nogil:
-                    if want_exact:
-                        r = child_exact(&self.s, rep, node_q)
-                    else:
-                        r = child_at_least(&self.s, rep, target)
-                cache[rep] = r if want_exact else bool(r)
-            out[self.s.lay.to_card[c]] = cache[rep]
+            return {c: row[c] for c in order if row[c] >= 0}
+        return {c: row[c] == 1 for c in order if row[c] >= 0}
+
+    def card_values_many(self, int game, int declarer, int mode, hands, int leader=0, trick=(), *,
+                         exact=True, int target=1, int base=0, skats=None, tables="auto"):
+        """Every legal card's value in each of many worlds of one decision, in one call without the GIL.
+
+        The worlds share the contract (*game*, *declarer*, *mode*), the
+        *leader* and the *trick* on the table, as in :meth:`set_position`;
+        world w holds the hands ``hands[3w], hands[3w+1], hands[3w+2]`` (card
+        masks: any C-contiguous buffer of 32-bit unsigned ints, such as
+        ``array('I')`` or a numpy ``uint32`` array of shape (n, 3)) and, if
+        *skats* is given (one mask a world, the same kinds of buffer), that
+        skat.  Returns ``array('h')`` of 32 values a world, by card int:
+        -1 for a card that is not legal; with *exact* ``base`` + the skat's
+        weight + the exact Q after the card (the weight is the skat's card
+        points in POINTS mode, 0 in the trick modes; in POINTS mode with
+        *base* the declarer's points so far, the value is his final card
+        points); otherwise 1 when the declarer gets his way after the card,
+        0 when not: Q >= target - base - the skat's weight where he
+        maximises Q (POINTS, DECLARER_TRICKS), Q < that where the defenders
+        do (NULL_GAME: with target 1 and base 0, he takes no trick;
+        DEFENDER_TRICKS), a lowered target <= 0 needing no search.
+        *tables*: ``"auto"`` empties both tables before a world when the
+        world before stored more than a few dozen entries or grew the exact
+        table (worlds.pxi says why), ``"clear"`` before every world (as
+        :meth:`clear`), ``"keep"`` never.  Every world is checked
+        first (ValueError naming it); afterwards the last world is the
+        loaded position.  Nodes add up in :attr:`nodes`.
+        """
+        _check_game(game)
+        if not 0 <= mode <= 3 or not 0 <= declarer <= 2 or not 0 <= leader <= 2:
+            raise ValueError("mode, declarer or leader out of range")
+        if tables not in ("auto", "clear", "keep"):
+            raise ValueError(f"tables must be 'auto', 'clear' or 'keep', got {tables!r}")
+        cdef int policy = TABLES_AUTO if tables == "auto" else TABLES_CLEAR if tables == "clear" else TABLES_KEEP
+        cdef const uint32_t[::1] h = _u32_buffer(hands, "hands")
+        if h.shape[0] % 3:
+            raise ValueError(f"hands holds {h.shape[0]} masks, not three a world")
+        cdef Py_ssize_t n = h.shape[0] // 3, w
+        cdef const uint32_t[::1] sk
+        cdef const uint32_t* skp = NULL
+        if skats is not None:
+            sk = _u32_buffer(skats, "skats")
+            if sk.shape[0] != n:
+                raise ValueError(f"skats holds {sk.shape[0]} masks for {n} worlds")
+            if n:
+                skp = &sk[0]
+        cdef int t[3]
+        cdef int k, c, err
+        trick = list(trick)
+        if len(trick) > 2:
+            raise ValueError("a trick on the table holds at most two cards")
+        cdef int ntrick = len(trick)
+        for k, c in enumerate(trick):
+            t[k] = c if 0 <= c < 32 else -1
+        for w in range(n):
+            err = check_deal(&h[3 * w], leader, t, ntrick)
+            if err == DEAL_OK and skp != NULL and skp[w] & (h[3 * w] | h[3 * w + 1] | h[3 * w + 2]):
+                raise ValueError(f"world {w}: the skat overlaps a hand")
+            if err != DEAL_OK:
+                raise ValueError(f"world {w}: {DEAL_ERRORS[err].decode()}")
+        out = array("h", bytes(64 * n))
+        cdef int16_t[::1] o = out
+        cdef bint want_exact = exact
+        load_context(&self.s, game, declarer, mode)
+        self.ready = False
+        if n == 0:
+            return out
+        with nogil:
+            card_values_worlds(&self.s, declarer, n, &h[0], skp, leader, t, ntrick, want_exact, target, base,
+                               policy, &o[0])
+        self.ready = True
         return out
 
     def line(self, int target, exact=True, stop_on_score=False):
@@ -260,6 +286,18 @@ cdef class Engine:
         with nogil:
             n = build_line(&self.s, target, ex, stop, out)
         return [self.s.lay.to_card[out[k]] for k in range(n)]
+
+
+def _u32_buffer(obj, str name):
+    """*obj* as a flat memoryview of native 32-bit unsigned ints (any C-contiguous buffer of them), else TypeError."""
+    try:
+        mv = memoryview(obj)
+    except TypeError:
+        raise TypeError(f"{name} must be a buffer of 32-bit unsigned ints (array('I'), numpy uint32)") from None
+    fmt = mv.format.lstrip("@=<" if sys.byteorder == "little" else "@=>")
+    if mv.itemsize != 4 or fmt not in ("I", "L") or not mv.c_contiguous:
+        raise TypeError(f"{name} must be a C-contiguous buffer of 32-bit unsigned ints, got format {mv.format!r}")
+    return mv.cast("B").cast("I")
 
 
 def layout(int game):
@@ -290,3 +328,4 @@ def trick_winner(int game, cards):
         bits |= (<uint32_t>1) << lay.to_internal[c]
     cdef int win = lay.to_card[winner_bit(&lay, bits, lay.to_internal[cards[0]])]
     return list(cards).index(win)
+

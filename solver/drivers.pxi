@@ -1,6 +1,7 @@
 # The drivers (included by _engine.pyx after the search): exact values by a
-# descent of null-window tests, one card's value or threshold test, and a
-# principal variation.  Each leaves the position as it found it.
+# descent of null-window tests, every legal card's value from one search of the
+# position, one card's threshold test, and a principal variation.  Each leaves
+# the position as it found it.
 
 cdef int solve_exact(Search* s, int lo, int hi) noexcept nogil:
     """Exact Q, known to lie in [lo, hi], by null-window searches stepping down from *hi*.
@@ -73,38 +74,116 @@ cdef inline void undo_step(Search* s, const Step* step) noexcept nogil:
     s.hand[step.seat] |= (<uint32_t>1) << step.card
 
 
-cdef int child_at_least(Search* s, int c, int t) noexcept nogil:
-    """1 when playing *c* (for the seat to move) keeps Q >= t, else 0.  The state is restored."""
+cdef int solve_exact_up(Search* s, int lo, int hi) noexcept nogil:
+    """Exact Q, known to lie in [lo, hi] with *lo* likely close, by null-window tests galloping up from *lo*.
+
+    Tests "Q >= lo + step" with the step doubling from 2 after every success
+    (the fail-soft result raises *lo* further); the first failure bounds Q
+    above by its fail-soft result, and solve_exact() descends from there.
+    For a minimiser's cards, each proven worth at least the position's
+    exact Q and most a few points more, measured against descending from
+    max_q: 9.3% fewer card-value nodes on seed 1 (10.35M -> 9.39M), 8.5% on
+    the close games (30.92M -> 28.30M); first steps of 1, 3 or 4, steps
+    growing 1.5x or 3x, or a fixed step cost within 1-3% of it, either way.
+    """
+    cdef int step = 2, t, v
+    while lo < hi:
+        t = lo + step
+        if t > hi:
+            t = hi
+        v = ab(s, t - 1, t)
+        if v < t:
+            return solve_exact(s, lo, v if v > lo else lo)
+        lo = v if v < hi else hi
+        step *= 2
+    return lo
+
+
+cdef int child_bound(Search* s, int c, int t) noexcept nogil:
+    """Fail-soft result of the test "Q >= t" after playing *c* for the seat to move, in the node's units.  State restored."""
     cdef Step step
     cdef int gained = play_step(s, c, &step)
     cdef int v = gained + ab(s, t - gained - 1, t - gained)
     undo_step(s, &step)
-    return 1 if v >= t else 0
+    return v
 
 
-cdef int child_exact(Search* s, int c, int node_q) noexcept nogil:
-    """Exact Q after playing *c* for the seat to move (weight of a trick it completes included).  State restored.
+cdef inline int child_at_least(Search* s, int c, int t) noexcept nogil:
+    """1 when playing *c* (for the seat to move) keeps Q >= t, else 0.  The state is restored."""
+    return 1 if child_bound(s, c, t) >= t else 0
 
-    *node_q* is the exact Q of the current node, or -1 if unknown.  When it
-    is known it bounds the child: a maximiser's card is worth at most node_q
-    (solve_exact's first test, so an optimal card costs one null-window
-    search) and a minimiser's at least node_q (a lower bound solve_exact never
-    needs to prove: an optimal card costs only the descent to it).
+
+cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
+    """Exact Q after each legal card of the seat to move; returns the count.
+
+    Fills *moves* with one card per class of equivalent cards (as
+    order_moves() keeps them, best first) and *values* with each one's Q
+    (the weight of a trick it completes included).  One search for all:
+    the node's exact value is found by the descent of solve_exact(), but
+    the root of each test is this loop, which keeps every card's own
+    fail-soft bound [lo, hi] instead of only the best one; the cards are
+    then solved inside those bounds, a maximiser's by descending from its
+    hi, a minimiser's by galloping up from its lo (solve_exact_up()).
+    State restored.
     """
-    cdef bint maximising = s.maxer[MOD3[s.leader + s.trick_len]]
+    cdef int seat = MOD3[s.leader + s.trick_len]
+    cdef bint maximising = s.maxer[seat]
+    cdef uint32_t legal = legal_bits(&s.lay, s.hand[seat], s.trick_card[0] if s.trick_len > 0 else -1)
+    cdef int n = order_moves(s, seat, legal, -1, moves)
+    cdef int lo[MAX_MOVES]
+    cdef int hi[MAX_MOVES]
+    cdef int i, t, v, gained
+    cdef bint done
     cdef Step step
-    cdef int gained = play_step(s, c, &step)
-    cdef int lo = 0, hi = max_q(s), t, q
-    if node_q >= 0:
-        t = node_q - gained
+    if n == 0:
+        return 0
+    for i in range(n):
+        gained = play_step(s, moves[i], &step)
+        lo[i] = gained
+        hi[i] = gained + max_q(s)
+        undo_step(s, &step)
+    while True:
+        # The node's descent: t is its best upper bound.
+        t = hi[0]
+        for i in range(1, n):
+            if (hi[i] > t) if maximising else (hi[i] < t):
+                t = hi[i]
+        done = not maximising
+        for i in range(n):
+            if maximising:
+                if hi[i] < t:
+                    continue                # refuted already
+                if lo[i] >= t:
+                    done = True
+                    break
+                v = child_bound(s, moves[i], t)
+                if v >= t:
+                    lo[i] = t if v > t else v
+                    done = True
+                    break
+                hi[i] = v if v > lo[i] else lo[i]
+            else:
+                if lo[i] >= t:
+                    continue                # proven already
+                v = child_bound(s, moves[i], t)
+                if v < t:
+                    hi[i] = v if v > lo[i] else lo[i]
+                    done = False
+                    break
+                lo[i] = v if v < hi[i] else hi[i]
+        if done:
+            break
+    for i in range(n):
+        if lo[i] >= hi[i]:
+            values[i] = lo[i]
+            continue
+        gained = play_step(s, moves[i], &step)
         if maximising:
-            if 0 <= t < hi:
-                hi = t
-        elif lo < t <= hi:
-            lo = t
-    q = gained + solve_exact(s, lo, hi)
-    undo_step(s, &step)
-    return q
+            values[i] = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
+        else:
+            values[i] = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
+        undo_step(s, &step)
+    return n
 
 
 cdef int build_line(Search* s, int target, bint exact, bint stop_on_score, int* out) noexcept nogil:

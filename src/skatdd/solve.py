@@ -24,14 +24,18 @@ whether the declarer can avoid every trick.
 from __future__ import annotations
 
 import time
+from array import array
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import _engine
 from .cards import Card, card_name, points_of
 from .errors import quote
 from .position import Position
 from .rules import WIN_POINTS, Game
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 MODES = ("value", "win", "all")
 
@@ -192,6 +196,33 @@ class Solver:
             return {c: CardValue(c, base + q, base + q >= WIN_POINTS) for c, q in qs.items()}
         reach = self.engine.card_values(exact=False, target=WIN_POINTS - base)
         return {c: CardValue(c, None, bool(r)) for c, r in reach.items()}
+
+    def card_values_many(self, pos: Position, hands: Buffer, skats: Buffer | None = None, *, exact: bool = True,
+                         tables: Literal["auto", "clear", "keep"] = "auto") -> array[int]:
+        """:meth:`card_values` in many worlds of one decision, in one engine call that runs without the GIL.
+
+        *pos* gives what the worlds share: contract, declarer, leader, the
+        trick on the table, points and tricks so far (its hands and skat are
+        not used).  World w holds the hands ``hands[3w:3w+3]`` (card masks of
+        seats 0, 1, 2) and the skat ``skats[w]`` (``None``: *pos*'s skat in
+        every world); both are C-contiguous buffers of 32-bit unsigned ints
+        (``array('I')``, numpy ``uint32`` of shape (n, 3) and (n,)).  Returns
+        ``array('h')`` of 32 entries a world, by card int (numpy:
+        ``numpy.frombuffer(out, numpy.int16).reshape(n, 32)``), -1 for a card
+        that is not legal, else what :meth:`card_values` gives it: suit and
+        grand, the declarer's final card points (*exact*) or 1 when he still
+        reaches 61 (0 when not); null, 1 when the declarer still wins.
+        *tables* is the table policy between worlds (see
+        ``Engine.card_values_many``; ``"auto"`` is the fastest measured,
+        README "Speed").  ValueError names a world whose hands do not fit.
+        """
+        if pos.game.is_null:   # 1 = no trick; a declarer with a trick already has lost (target 0: no search)
+            return self.engine.card_values_many(int(pos.game), pos.declarer, _engine.NULL_GAME, hands, pos.leader,
+                                                pos.trick, exact=False, target=0 if pos.declarer_tricks > 0 else 1,
+                                                skats=skats, tables=tables)
+        base = pos.declarer_points + (points_of(pos.skat) if skats is None else 0)
+        return self.engine.card_values_many(int(pos.game), pos.declarer, _engine.POINTS, hands, pos.leader, pos.trick,
+                                            exact=exact, target=WIN_POINTS, base=base, skats=skats, tables=tables)
 
     def line(self, pos: Position, *, value: int | None = None) -> list[Card]:
         """A principal variation from *pos* to the last card (null: to the trick the declarer must take).
