@@ -384,7 +384,7 @@ def readme_plugin() -> str:
 
 def test_the_readme_plug_in_example_runs(tmp_path: Path) -> None:
     code = readme_plugin()
-    assert len(code.strip().splitlines()) <= 12
+    assert len([line for line in code.splitlines() if line.strip()]) <= 10  # "a complete ten-line example"
     match = re.search(r"skatdd match (\S+):(\w+) (\S+) --deals (\d+)", (ROOT / "README.md").read_text())
     assert match is not None
     module, factory = match.group(1), match.group(2)

@@ -19,7 +19,6 @@ import pytest
 
 from skatdd.cards import CARD_POINTS, mask_of, parse_card, parse_cards
 from skatdd.errors import SkatddError
-from skatdd.generate import random_deal
 from skatdd.play import match
 from skatdd.play.auction import BID_VALUES, contract_limit, derived_auction
 from skatdd.play.deals import generated_deal
@@ -31,19 +30,9 @@ from skatdd.reference import reference_card_values
 from skatdd.rules import ALL_GAMES, Game, power
 from skatdd.scoring import Declaration
 from skatdd.worlds import SKAT
+from test_advise import random_position
 from test_match_state import games
 from test_worlds import replayable_splits
-
-
-def late_position(rng: random.Random, game: Game, played: int) -> Position:
-    """A random deal played on at random for *played* cards, redealt until the game is still on."""
-    while True:
-        hands, skat = random_deal(rng)
-        pos = Position(game, rng.randrange(3), list(hands), skat)
-        for _ in range(played):
-            pos.play(rng.choice(pos.legal_moves()))
-        if not pos.is_over() and len(pos.legal_moves()) > 1:
-            return pos
 
 
 def keys_over_worlds(pos: Position, declaration: Declaration) -> dict[int, tuple[int, int]]:
@@ -71,7 +60,7 @@ def cheapest_of(cards: list[int], game: Game) -> int:
 def test_pimc_with_every_world_plays_a_best_card_by_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     game = ALL_GAMES[seed % len(ALL_GAMES)]
-    pos = late_position(rng, game, 22 + seed % 3)
+    pos = random_position(rng, game, 22 + seed % 3)
     declaration = Declaration(game)
     keys = keys_over_worlds(pos, declaration)
     pick = max if pos.to_move == pos.declarer else min
@@ -85,7 +74,7 @@ def test_pimc_with_every_world_plays_a_best_card_by_brute_force(seed: int) -> No
 def test_dd_plays_a_double_dummy_best_card(seed: int) -> None:
     rng = random.Random(100 + seed)
     game = ALL_GAMES[seed % len(ALL_GAMES)]
-    pos = late_position(rng, game, 21 + seed % 4)
+    pos = random_position(rng, game, 21 + seed % 4)
     values = reference_card_values(pos)
     pick = max if pos.to_move == pos.declarer else min
     best = [card for card, value in values.items() if value == pick(values.values())]

@@ -29,7 +29,7 @@ Sources:
 
 >>> deal = generated_deal(1, 1)
 >>> deal.id, deal.game.label, deal.declarer, len(deal.bids) > 0
-('1-1', 'spades', 1, True)
+('1-1', 'grand', 0, True)
 >>> deal_from_json_line(deal.to_json()) == deal
 True
 """

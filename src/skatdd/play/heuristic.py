@@ -65,14 +65,21 @@ Null, a defender (who wants the declarer to take a trick)
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import ACE, CARD_POINTS, TEN, Card, Mask, cards_of
-from ..rules import follow_group, group_mask, power, trick_winner, trump_mask
+from ..rules import Game, follow_group, group_mask, power, trick_winner, trump_mask
 from .state import PlayerState
 
-__all__ = ["HeuristicPlayer"]
+__all__ = ["HeuristicPlayer", "cheapest"]
 
 #: Card points above which a card counts as a cashing card (an ace or a ten).
 CASH_POINTS = 10
+
+
+def cheapest(cards: Sequence[Card], game: Game) -> Card:
+    """The card of *cards* to give up among equals: fewest card points, then the lowest in *game*'s order."""
+    return min(cards, key=lambda card: (CARD_POINTS[card], power(card, game), card))
 
 
 class _Table:
@@ -87,7 +94,6 @@ class _Table:
             state.hand.mask if seat == state.seat else view.known[seat] | (view.unseen & ~view.banned[seat])
             for seat in range(3)
         ]
-        self.known = view.known
         self.after = [(state.seat + i) % 3 for i in range(1, 3 - len(state.trick))]  # seats still to play
         self.opponents = [s for s in range(3) if s != state.seat and (state.is_declarer or s == state.declarer)]
         self.out = 0  # cards the others may still play
@@ -108,11 +114,11 @@ class _Table:
         return (self.state.leader + trick_winner(list(trick), self.game)) % 3
 
     def may_play(self, seat: int, led: Card) -> Mask:
-        """Cards *seat* may play to a trick led by *led*: its cards of the led group while it has not shown void in it
-        and may still hold one (a ruff is feared only from a shown void), else any card it may hold."""
+        """Cards *seat* may play to a trick led by *led*: its cards of the led group while it may hold one (a ruff is
+        feared only from a shown void: then the group is none of the cards it may hold), else any card it may hold."""
         held = self.may_hold[seat]
         follow = held & group_mask(follow_group(led, self.game), self.game)
-        return follow if follow and not self.void_shown(seat, led) else held
+        return follow if follow else held
 
     def stays(self, trick: list[Card], seats: list[int]) -> bool:
         """The card winning *trick* still wins after every card the *seats* may play to it."""
@@ -145,8 +151,8 @@ class _Table:
         return max(cards, key=lambda c: (power(c, self.game), -c))
 
     def cheapest(self, cards: list[Card]) -> Card:
-        """Fewest card points, then the lowest in the game's order."""
-        return min(cards, key=lambda c: (CARD_POINTS[c], power(c, self.game), c))
+        """Fewest card points, then the lowest in the game's order (:func:`cheapest`)."""
+        return cheapest(cards, self.game)
 
     def suit_cards(self, card: Card) -> list[Card]:
         """My cards of *card*'s follow group."""
@@ -229,8 +235,8 @@ def _smear(t: _Table, legal: list[Card]) -> Card:
 
 def _keep_guard(t: _Table, legal: list[Card]) -> Card:
     """F5: the cheapest card that does not leave a ten unguarded (the cheapest when every card does)."""
-    ordered = sorted(legal, key=lambda c: (CARD_POINTS[c], power(c, t.game), c))
-    return next((c for c in ordered if not t.unguards_ten(c)), ordered[0])
+    guarded = [c for c in legal if not t.unguards_ten(c)]
+    return t.cheapest(guarded or legal)
 
 
 def _defender(t: _Table, legal: list[Card]) -> Card:

@@ -211,7 +211,8 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
     game = _Game(label_d)
     while not pos.is_over() and not declaration.decided(pos.declarer_tricks, pos.defender_tricks):
         seat = pos.to_move
-        card, failure = _ask(players[seat], specs[seat].cheats, pos, declaration, deal, timeout)
+        player = players[seat]
+        card, failure = _ask(player, bool(getattr(player, "cheats", False)), pos, declaration, deal, timeout)
         if failure is not None:
             raise PlayerFailure(labels[seat], seat, number, f"player {labels[seat]} ({specs[seat].name}) at seat "
                                 f"{seat} in game {number}, card {len(game.cards) + 1}: {failure}")

@@ -30,7 +30,8 @@ Built-in players, named on the command line (:func:`load_player`):
     position)``, and the match marks it; it bounds what card play can reach.
 
 Where several cards are equally good (pimc, dd), the cheapest is played:
-fewest card points, then the lowest in its game's order (:func:`cheapest`).
+fewest card points, then the lowest in its game's order
+(:func:`skatdd.play.heuristic.cheapest`).
 
 A plug-in is named ``module.path:factory`` (a module importable from
 ``sys.path`` or the current directory) or ``path/to/file.py:factory``;
@@ -49,17 +50,16 @@ import os
 import random
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..advise import WinRule, WorldRunner, advise, card_results
-from ..cards import CARD_POINTS, Card
+from ..cards import Card
 from ..errors import SkatddError, quote
 from ..position import Position
-from ..rules import power
 from ..solve import Solver
 from ..worlds import WorldSpace
-from .heuristic import HeuristicPlayer
+from .heuristic import HeuristicPlayer, cheapest
 from .state import PlayerState
 
 __all__ = [
@@ -131,11 +131,6 @@ def thread_solver() -> Solver:
     return solver
 
 
-def cheapest(cards: Sequence[Card], state: PlayerState) -> Card:
-    """The card of *cards* to play among equals: fewest card points, then the lowest in the game's order."""
-    return min(cards, key=lambda card: (CARD_POINTS[card], power(card, state.game), card))
-
-
 # --------------------------------------------------------------------------- built-in players
 
 
@@ -171,7 +166,7 @@ class PimcPlayer:
         pos = state.position(WorldSpace(state.view)[0])
         advice = advise(pos, state.declaration, worlds=self.worlds, seed=seed,
                         runner=WorldRunner(solver=thread_solver()))
-        return cheapest(advice.best, state)
+        return cheapest(advice.best, state.game)
 
 
 class DDPlayer:
@@ -189,7 +184,7 @@ class DDPlayer:
         results = card_results(thread_solver(), position, WinRule.of(state.declaration))
         keys = {card: (wins, value or 0) for card, (value, wins) in results.items()}
         target = max(keys.values()) if state.is_declarer else min(keys.values())
-        return cheapest([card for card, key in keys.items() if key == target], state)
+        return cheapest([card for card, key in keys.items() if key == target], state.game)
 
 
 # --------------------------------------------------------------------------- naming players
