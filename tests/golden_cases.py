@@ -41,7 +41,7 @@ RECORDS = (ROOT / RECORDS_FILE).read_text(encoding="utf-8").splitlines()
 UNPLAYED = {4, 10}
 
 #: Every command of the CLI.
-COMMANDS = ("solve", "batch", "best", "analyse", "advise", "odds", "null-ouvert", "score", "bench", "serve", "bid")
+COMMANDS = ("solve", "batch", "best", "analyse", "advise", "odds", "null-ouvert", "score", "bench", "serve", "bid", "match")
 DEAL = "examples/deal.txt"
 GAME = "examples/game.iss"
 POSITIONS = "examples/positions.jsonl"

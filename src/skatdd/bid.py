@@ -69,7 +69,6 @@ fit fresh ones, so the pick-up is flattered by a bias that shrinks with W.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import random
 import statistics
@@ -85,6 +84,7 @@ from .bid_skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_a
 from .bid_tasks import BidJob, SkatDraw, draw_skats, handle
 from .cards import Card, Mask, card_name, format_mask
 from .errors import DealFormatError
+from .json_text import json_text
 from .odds import _read_view
 from .rules import Game
 from .scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
@@ -492,7 +492,7 @@ def bid(
 
     draws, every = draw_skats(view.seat, hand, skats, worlds, random.Random(seed))
     job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
-    tasks = [json.dumps({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
+    tasks = [json_text({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
              for d in draws for g in GAME_ORDER]
     records: list[dict[str, Any]] = []
 

@@ -108,9 +108,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import advise, analyse, batch, bench, best, bid, null_ouvert, odds, score, serve, solve
+    from .commands import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
 
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, bid, serve):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, bid, match, serve):
         cli.add_command(module.command)
 
 
