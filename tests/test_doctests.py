@@ -14,7 +14,7 @@ import pytest
 
 import skatdd
 
-MUST_HAVE_EXAMPLES = {"skatdd.cards", "skatdd.solve", "skatdd.scoring", "skatdd.rules", "skatdd.deal", "skatdd.position"}
+MUST_HAVE_EXAMPLES = {"skatdd.core.cards", "skatdd.engine.solve", "skatdd.core.scoring", "skatdd.core.rules", "skatdd.formats.readers", "skatdd.core.position"}
 #: ``python -m skatdd`` runs the CLI when imported.
 NOT_IMPORTABLE = {"skatdd.__main__"}
 MODULES = sorted(
@@ -24,7 +24,7 @@ MODULES = sorted(
 
 def test_the_walk_finds_every_named_module() -> None:
     assert MUST_HAVE_EXAMPLES <= set(MODULES)
-    assert {"skatdd.commands.solve", "skatdd._engine"} <= set(MODULES)
+    assert {"skatdd.cli.solve", "skatdd.engine._engine"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,4 @@
-"""Tests for skatdd.scoring: ISkO game values, scores and Seeger-Fabian points."""
+"""Tests for skatdd.core.scoring: ISkO game values, scores and Seeger-Fabian points."""
 from __future__ import annotations
 
 import re
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skatdd.cards import CardSet, mask_of, parse_cards
-from skatdd.errors import CardCountError, InvalidGameError, ScoringError, SkatddError
-from skatdd.rules import Game
-from skatdd.scoring import Declaration, Score, base_value, matadors, null_value, score_game, trump_order
+from skatdd.core.cards import CardSet, mask_of, parse_cards
+from skatdd.core.errors import CardCountError, InvalidGameError, ScoringError, SkatddError
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration, Score, base_value, matadors, null_value, score_game, trump_order
 
 ISS_GAMES = Path(__file__).parent / "data" / "iss-games.txt"
 

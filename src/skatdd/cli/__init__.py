@@ -1,14 +1,14 @@
 """The ``skatdd`` command line (docs/cli.md).
 
 One Click group; each command lives in its own module under
-``skatdd.commands`` and is registered here.  Input errors
-(:class:`~skatdd.errors.SkatddError`) become a one-line message on stderr and
+``skatdd.cli`` and is registered here.  Input errors
+(:class:`~skatdd.core.errors.SkatddError`) become a one-line message on stderr and
 exit status 2; so do Click's own usage errors (an unknown option, a bad
 option value, a missing argument): :class:`OneLineGroup` turns them into one
 line naming the offending token and what was expected, for every command
 and every caller of the group.  Exit 1 is left for failures that are not the
 input's fault; a closed standard output (``| head``) ends with 141, as a
-command killed by SIGPIPE does.
+command killed by SIGPIPE does.  The top layer: it may import every other layer.
 """
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from typing import Any, NoReturn
 
 import click
 
-from . import __version__
-from .commands.common import BROKEN_PIPE_STATUS, quiet_broken_pipe
-from .errors import SkatddError, shorten_quoted
+from skatdd import __version__
+from skatdd.core.errors import SkatddError, shorten_quoted
+
+from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 
 
 class UsageLine(click.ClickException):
@@ -68,7 +69,7 @@ _HELP_ERRORS: tuple[type[click.UsageError], ...] = tuple(
 
 @contextlib.contextmanager
 def _errors_in_one_line() -> Iterator[None]:
-    """Usage errors as :func:`one_line`; a :class:`~skatdd.errors.SkatddError` a command let through, as ``main`` shows it."""
+    """Usage errors as :func:`one_line`; a :class:`~skatdd.core.errors.SkatddError` a command let through, as ``main`` shows it."""
     try:
         yield
     except _HELP_ERRORS:
@@ -83,7 +84,7 @@ class OneLineGroup(click.Group):
     """The ``skatdd`` group: every usage or input error, the group's or a command's, is one line, exit status 2.
 
     Usage errors are shown by :func:`one_line`; input errors
-    (:class:`~skatdd.errors.SkatddError`) as ``Error: message``, for a caller
+    (:class:`~skatdd.core.errors.SkatddError`) as ``Error: message``, for a caller
     of the group (Click's test runner, another program) as for :func:`main`.
 
     Reading the group's own options happens in :meth:`make_context`;
@@ -108,7 +109,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
+    from . import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
 
     for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, bid, match, serve):
         cli.add_command(module.command)
