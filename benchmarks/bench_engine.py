@@ -44,6 +44,7 @@ import pytest
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver
+from skatdd.runner import lines as batch
 from skatdd.tools.bench import close_deals, percentile, time_card_values, time_query, time_solve
 from skatdd.tools.generate import position_to_json, realistic_deals
 

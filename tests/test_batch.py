@@ -24,7 +24,7 @@ import cli_runner
 from skatdd.core.rules import ALL_GAMES
 from skatdd.engine.solve import Solver
 from skatdd.formats.readers import position_from_json
-from skatdd.runner import lines
+from skatdd.runner import lines as batch
 from skatdd.tools.generate import position_to_json, random_position, realistic_deals
 
 ROOT = Path(__file__).resolve().parent.parent

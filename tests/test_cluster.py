@@ -23,6 +23,7 @@ import pytest
 
 from skatdd.core.errors import SkatddError
 from skatdd.runner import cluster
+from skatdd.runner import lines as batch
 from skatdd.tools.generate import position_to_json, realistic_deals
 
 distributed = pytest.importorskip("distributed")

@@ -1,11 +1,11 @@
 """Deprecated: :mod:`skatdd.analyse` moved to :mod:`skatdd.analysis.analyse`; this module works for one release.
 
-``skatdd.analyse`` was a module the README taught, while ``skatdd.analyse`` is now
-also a function of the package.  Importing a submodule sets the package
-attribute to the module, so this module is callable: ``skatdd.analyse(...)``
-calls ``skatdd.analyse`` (the package function) or, until it exists, :func:`skatdd.analysis.analyse.analyse_text`, and ``from skatdd.analyse import X`` still gives the moved
-module's names.  Importing it warns (DeprecationWarning); setting an
-attribute here sets it on the moved module too, so monkeypatching works.
+``skatdd.analyse`` was a module the README taught, while ``skatdd.analyse`` is now also a function
+of the package. Importing a submodule sets the package attribute to the module, so this module is
+callable: ``skatdd.analyse(...)`` calls ``skatdd.analyse`` (the package function) or, until it
+exists, :func:`skatdd.analysis.analyse.analyse_text`, and ``from skatdd.analyse import X`` still
+gives the moved module's names. Importing it warns (DeprecationWarning); setting an attribute here
+sets it on the moved module too, so monkeypatching works.
 """
 import sys
 import types
@@ -22,7 +22,7 @@ class _CallableModule(types.ModuleType):
     """The old module path, callable as the package function of the same name."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the moved module's ``analyse`` function (the package function of that name) if it has one, else the old entry point."""
+        """Call the moved module's ``analyse`` (the package function) if it has one, else the old entry point."""
         function = getattr(_moved, "analyse", None) or _moved.analyse_text
         return function(*args, **kwargs)
 

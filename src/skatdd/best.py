@@ -1,11 +1,11 @@
 """Deprecated: :mod:`skatdd.best` moved to :mod:`skatdd.analysis.best`; this module works for one release.
 
-``skatdd.best`` was a module the README taught, while ``skatdd.best`` is now
-also a function of the package.  Importing a submodule sets the package
-attribute to the module, so this module is callable: ``skatdd.best(...)``
-calls ``skatdd.best`` (the package function) or, until it exists, :func:`skatdd.analysis.best.best_contracts`, and ``from skatdd.best import X`` still gives the moved
-module's names.  Importing it warns (DeprecationWarning); setting an
-attribute here sets it on the moved module too, so monkeypatching works.
+``skatdd.best`` was a module the README taught, while ``skatdd.best`` is now also a function of the
+package. Importing a submodule sets the package attribute to the module, so this module is callable:
+``skatdd.best(...)`` calls ``skatdd.best`` (the package function) or, until it exists,
+:func:`skatdd.analysis.best.best_contracts`, and ``from skatdd.best import X`` still gives the moved
+module's names. Importing it warns (DeprecationWarning); setting an attribute here sets it on the
+moved module too, so monkeypatching works.
 """
 import sys
 import types
@@ -22,7 +22,7 @@ class _CallableModule(types.ModuleType):
     """The old module path, callable as the package function of the same name."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the moved module's ``best`` function (the package function of that name) if it has one, else the old entry point."""
+        """Call the moved module's ``best`` (the package function) if it has one, else the old entry point."""
         function = getattr(_moved, "best", None) or _moved.best_contracts
         return function(*args, **kwargs)
 

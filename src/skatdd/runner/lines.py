@@ -163,7 +163,7 @@ def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
 
 
 def record_line(record: dict[str, Any]) -> str:
-    """*record* as one line of strict JSON (no newline) that is always valid UTF-8 (:func:`~skatdd.formats.json_text.json_text`)."""
+    """*record* as one line of strict JSON (no newline), always valid UTF-8 (:func:`~skatdd.formats.json_text.json_text`)."""
     return json_text(record)
 
 
