@@ -23,8 +23,10 @@ NOT_IMPORTABLE = {"skatdd.__main__"}
 #: The layer subpackages; any other module below ``skatdd`` is a deprecated alias of an old path.
 LAYERS = {"core", "formats", "engine", "analysis", "play", "runner", "present", "serve", "cli", "tools"}
 MODULES = sorted(
-    {"skatdd"} | {m.name for m in pkgutil.walk_packages(skatdd.__path__, "skatdd.")
-                  if m.name.split(".")[1] in LAYERS} - NOT_IMPORTABLE
+    {"skatdd"} | {f"skatdd.{layer}" for layer in LAYERS}
+    | {m.name for layer in LAYERS
+       for m in pkgutil.walk_packages(importlib.import_module(f"skatdd.{layer}").__path__, f"skatdd.{layer}.")}
+    - NOT_IMPORTABLE
 )
 
 

@@ -65,7 +65,7 @@ class TestDeclaration:
             Declaration(CLUBS, schneider=True)
 
     def test_game_must_be_a_game(self):
-        with pytest.raises(ScoringError, match=r"'clubs' is not a skatdd\.rules\.Game"):
+        with pytest.raises(ScoringError, match=r"'clubs' is not a skatdd\.core\.rules\.Game"):
             Declaration("clubs")  # type: ignore[arg-type]
 
     def test_frozen(self):
@@ -412,7 +412,7 @@ def test_grand_matadors_at_most_four():
 
 
 def test_declaration_required():
-    with pytest.raises(ScoringError, match=r"is not a skatdd\.scoring\.Declaration"):
+    with pytest.raises(ScoringError, match=r"is not a skatdd\.core\.scoring\.Declaration"):
         score_game(CLUBS, matadors=1, points=70)  # type: ignore[arg-type]
 
 
