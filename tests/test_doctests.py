@@ -12,8 +12,6 @@ import pkgutil
 
 import pytest
 
-import skatdd
-
 MUST_HAVE_EXAMPLES = {
     "skatdd.core.cards", "skatdd.engine.solve", "skatdd.core.scoring", "skatdd.core.rules", "skatdd.formats.readers",
     "skatdd.core.position",

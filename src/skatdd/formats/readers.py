@@ -16,6 +16,12 @@ same for text already read; :func:`load_deal` returns just the validated
 :class:`~skatdd.core.errors.SkatddError` subclass whose message quotes the
 offending token (at most about 80 characters of it) and, for a file, names
 the file.
+
+>>> from skatdd.core.rules import Game
+>>> spec = load_deal("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
+...                  "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ", game=Game.DIAMONDS, declarer=0)
+>>> spec.position().to_move, spec.position().skat_points
+(0, 7)
 """
 from __future__ import annotations
 
