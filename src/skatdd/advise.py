@@ -26,10 +26,13 @@ The best cards for the mover's side (:func:`best_cards`): the declarer
 maximises ``win``, then ``mean_value``; a defender minimises both, in that
 order.  When the view allows at most *n* worlds all of them are solved and
 the answer is exact; otherwise *n* different worlds are drawn uniformly from
-one seeded :class:`random.Random` in the calling process, so the same seed
-gives the same numbers whatever the number of worker processes (the worlds
-are fixed before any work is shared out; each world's result is exact, so it
-does not depend on which solver computed it).
+one seeded generator (:func:`skatdd.seeds.generator`) in the calling
+process, so the same seed gives the same numbers whatever the number of
+worker processes (the worlds are drawn in one order there, a chunk at a time
+as the workers ask for them, and tallied as they come back, so memory does
+not grow with *n*; each world's result is exact, so it does not depend on
+which solver computed it).  More than :data:`~skatdd.worlds.MAX_WORLDS`
+worlds for one decision are refused.
 
 Work is cut into :class:`Chunk`\\ s of worlds of one decision; a
 :class:`WorldRunner` solves them in this process with one solver, or on
@@ -440,7 +443,7 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     only what the mover can see is used.  *declaration* gives the winning
     level and who knows the skat (hand) or sees the declarer's hand
     (ouvert).  At most *worlds* worlds are solved, drawn with
-    ``random.Random(seed)``.  *runner* (default: one solver in this process)
+    ``generator(seed)`` (:mod:`skatdd.seeds`).  *runner* (default: one solver in this process)
     does the solving.
 
     Raises :class:`~skatdd.errors.DealFormatError` for *worlds* < 1 or a
@@ -571,10 +574,12 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
 
     For card *i* the worlds are those consistent with what its player saw
     before playing it (:func:`mover_view`); at most *worlds* are solved per
-    card, drawn in card order from one ``random.Random(seed)``.  All worlds
-    are drawn before any is solved, so *runner*'s number of jobs cannot
-    change the numbers.  *cards* must be legal in turn
-    (:class:`~skatdd.errors.IllegalPlayError` otherwise).
+    card, drawn in card order from one ``generator(seed)`` (:mod:`skatdd.seeds`):
+    in this process, a chunk at a time as *runner* asks for them, each
+    decision's after the one before, so *runner*'s number of jobs cannot
+    change the numbers.  Every decision's count is checked before any world
+    is solved (:class:`~skatdd.worlds.WorldCountError`).  *cards* must be
+    legal in turn (:class:`~skatdd.errors.IllegalPlayError` otherwise).
     """
     started = time.perf_counter()
     runner = runner if runner is not None else WorldRunner()

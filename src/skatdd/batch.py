@@ -45,6 +45,7 @@ from .errors import DealFormatError, SkatddError
 from .ordered import Chunk, Item, run_ordered
 from .readers.json_object import load_json, position_from_json
 from .solve import MODES, Solver
+from .stopping import deferred_stops
 from .workers import cap_workers, init_worker, usable_cores
 
 __all__ = [
@@ -261,7 +262,13 @@ def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExe
     """A pool whose workers are already running: forked now, before the input reader thread holds any lock."""
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
                                    initargs=(os.getpid(), tt_mb, handler))
-    executor.submit(int).result()  # with 'fork' the first task starts every worker
+    try:
+        # Stops are held back while the workers are forked (skatdd.stopping), and taken after.
+        with deferred_stops():
+            executor.submit(int).result()  # with 'fork' the first task starts every worker
+    except BaseException:  # the ones started must not be left behind
+        _kill(executor)
+        raise
     return executor
 
 

@@ -123,7 +123,7 @@ def _start_local(distributed: Any, workers: int, tt_mb: int | None) -> tuple[Any
     workers = cap_workers(workers, what=f"--dask local:{workers}", tt_mb=tt_mb)
     cluster = client = None
     try:
-        with deferred_stops():
+        with deferred_stops(deaf_children=True):
             # Any free port for the dashboard: a second cluster on the machine must not clash over 8787.
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.ERROR)

@@ -12,7 +12,10 @@ The worlds
 They come from :mod:`skatdd.worlds`: every world consistent with what the
 seat knows counts the same; all of them are taken when there are at most
 *worlds* (the figures are then exact), else *worlds* different ones drawn
-from one ``random.Random(seed)`` in the calling process.  The solving is
+from one generator of *seed* (:func:`skatdd.seeds.generator`) in the calling
+process, a chunk at a time as the workers ask for them (memory does not grow
+with *worlds*; more than :data:`~skatdd.worlds.MAX_WORLDS`, or
+:data:`MAX_KNOWN_SKAT_WORLDS` with a known skat, is refused).  The solving is
 farmed out to worker processes (:func:`skatdd.batch.run_lines`, one
 :class:`~skatdd.solve.Solver` per worker) and gathered in world order, so the
 same seed gives the same report whatever *jobs*.
@@ -772,7 +775,7 @@ def odds(
             ``'clubs'`` or ``'null-ouvert'``, or ``(game, ouvert)``); all seven by default.
         hand_games, picked_up: which kinds to compute (hand games need the skat unseen).
         worlds: worlds to evaluate (all consistent ones when there are no more).
-        seed: seeds the one ``random.Random`` every random choice comes from.
+        seed: seeds the one generator every random choice comes from (:func:`skatdd.seeds.generator`).
         bid: the bid the scores are computed at (overbid per world; nulls below it left out).
         jobs: worker processes (``None``: every core); the report does not depend on it.
         tt_mb: transposition table per worker, MiB.

@@ -11,8 +11,9 @@ for SIGTERM, 129 for SIGHUP, the status a shell reports for a process the
 signal ended.
 
 :func:`deferred_stops` holds the signals back over a step that must not be
-cut in half (starting a local Dask cluster): they take effect when it is
-done, and the processes it starts never see a Ctrl-C typed at the terminal.
+cut in half (starting worker processes, a local Dask cluster): they take
+effect when it is done, and the processes a cluster starts never see a
+Ctrl-C typed at the terminal.
 """
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from multiprocessing import resource_tracker
 from types import FrameType
 from typing import Any
 
-__all__ = ["STOP_SIGNALS", "Terminated", "deferred_stops", "exit_status", "stop_message", "stop_on_signals"]
+__all__ = [
+    "STOP_SIGNALS", "Terminated", "deferred_stops", "exit_status", "raise_if_stopped", "stop_message", "stop_on_signals",
+]
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP where the platform has it).
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
@@ -39,8 +42,29 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
+#: Stop signals received in a :func:`stop_on_signals` block and not yet seen by :func:`raise_if_stopped`.
+_received: list[int] = []
+
+
 def _raise(signum: int, frame: FrameType | None) -> None:
-    raise Terminated(signum)
+    """The handler: remember the signal, then raise its interrupt wherever the main thread is."""
+    _received.append(signum)
+    raise _interrupt(signum)
+
+
+def raise_if_stopped() -> None:
+    """Raise the interrupt of a stop signal received in a :func:`stop_on_signals` block, if any (once).
+
+    A handler's exception is lost when the signal lands in code that
+    swallows exceptions: the hooks ``os.fork`` runs in the parent (a signal
+    arriving while a pool starts its workers), ``__del__`` methods, weakref
+    callbacks.  Loops that wait (:func:`skatdd.ordered.run_ordered`) call
+    this now and then, so such a stop still takes effect.
+    """
+    if _received:
+        signum = _received[0]
+        _received.clear()
+        raise _interrupt(signum)
 
 
 def _in_main_thread() -> bool:
@@ -51,7 +75,9 @@ def _in_main_thread() -> bool:
 def stop_on_signals() -> Iterator[None]:
     """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread (as Ctrl-C raises).
 
-    A signal already ignored (``nohup``) stays ignored.  The previous
+    Ctrl-C keeps raising ``KeyboardInterrupt``; all three are also
+    remembered for :func:`raise_if_stopped`.  A signal already ignored
+    (``nohup``, a background job's Ctrl-C) stays ignored.  The previous
     handlers come back on exit; nothing is changed outside the main thread
     (only it can set handlers).
     """
@@ -59,7 +85,7 @@ def stop_on_signals() -> Iterator[None]:
         yield
         return
     previous: dict[signal.Signals, Any] = {}
-    for sig in STOP_SIGNALS:
+    for sig in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(sig) != signal.SIG_IGN:
             previous[sig] = signal.signal(sig, _raise)
     try:
@@ -67,6 +93,7 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        _received.clear()
 
 
 def _cause(exc: BaseException) -> BaseException:
@@ -94,21 +121,22 @@ def stop_message(exc: BaseException) -> str:
 
 
 @contextmanager
-def deferred_stops() -> Iterator[None]:
+def deferred_stops(*, deaf_children: bool = False) -> Iterator[None]:
     """Hold Ctrl-C, SIGTERM and SIGHUP back until the block ends; then the first that arrived takes effect.
 
-    Each is recorded instead of raised, and Ctrl-C is also blocked (this
-    thread's signal mask), so that processes started in the block inherit
-    it blocked: a Ctrl-C typed at the terminal reaches every process of the
-    foreground group, and theirs would print a traceback each; their parent
-    stops them instead, quietly.  (SIGTERM and SIGHUP are not blocked: a
-    started process gets their default action, so its parent can still
-    end it.)  On leaving the block the handlers are restored and the first
-    signal that came is raised: ``KeyboardInterrupt`` or :class:`Terminated`,
-    also when the block failed meanwhile (a ``timeout`` signals the whole
-    process group: the processes being started die of it, and the step
-    fails because of the stop).
-    Outside the main thread nothing is held back.
+    Each is recorded instead of raised (a signal landing while ``os.fork``
+    runs its hooks would have its exception swallowed there).  With
+    *deaf_children* Ctrl-C is also blocked (this thread's signal mask), so
+    that processes started in the block inherit it blocked: a Ctrl-C typed
+    at the terminal reaches every process of the foreground group, and
+    theirs would print a traceback each; their parent stops them instead,
+    quietly.  (SIGTERM and SIGHUP are not blocked: a started process gets
+    their default action, so its parent can still end it.)  On leaving the
+    block the handlers are restored and the first signal that came is
+    raised: ``KeyboardInterrupt`` or :class:`Terminated`, also when the
+    block failed meanwhile (a ``timeout`` signals the whole process group:
+    the processes being started die of it, and the step fails because of
+    the stop).  Outside the main thread nothing is held back.
     """
     if not _in_main_thread():
         yield
@@ -120,7 +148,7 @@ def deferred_stops() -> Iterator[None]:
 
     held = [sig for sig in (signal.SIGINT, *STOP_SIGNALS) if signal.getsignal(sig) != signal.SIG_IGN]
     previous = {sig: signal.signal(sig, record) for sig in held}
-    masked = hasattr(signal, "pthread_sigmask") and signal.SIGINT in previous
+    masked = deaf_children and hasattr(signal, "pthread_sigmask") and signal.SIGINT in previous
     if masked:
         # multiprocessing starts its resource tracker with the first process it spawns, and unblocks
         # Ctrl-C in the thread that does so: started now, it cannot undo the mask below.
@@ -139,7 +167,7 @@ def deferred_stops() -> Iterator[None]:
 
 
 def _restore(masked: bool, previous: dict[signal.Signals, Any]) -> None:
-    """Undo what :func:`deferred_stops` changed: Ctrl-C unblocked (a pending one is recorded now), the handlers back."""
+    """Undo :func:`deferred_stops`: Ctrl-C unblocked if *masked* (a pending one is recorded now), the handlers back."""
     if masked:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for sig, handler in previous.items():
