@@ -70,7 +70,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 import statistics
 import time
 from collections import Counter
@@ -88,6 +87,7 @@ from .json_text import json_text
 from .odds import _read_view
 from .rules import Game
 from .scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
+from .seeds import generator
 from .skat_rule import SkatRule, skat_rule
 from .stegen import StegenCount, stegen_count
 
@@ -490,7 +490,7 @@ def bid(
         raise DealFormatError(f"unknown scoring {scoring!r}: expected list, tournament or both")
     scorings = shown[scoring]
 
-    draws, every = draw_skats(view.seat, hand, skats, worlds, random.Random(seed))
+    draws, every = draw_skats(view.seat, hand, skats, worlds, generator(seed))
     job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
     tasks = [json_text({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
              for d in draws for g in GAME_ORDER]

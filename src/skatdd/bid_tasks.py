@@ -38,6 +38,7 @@ from .odds import (
 from .position import Position
 from .rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
 from .scoring import MIN_BID, Declaration, _seeger, matadors, score_game
+from .seeds import generator
 from .solve import Solver
 from .worlds import World, hand_view
 
@@ -73,7 +74,7 @@ def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Rando
     for index in chosen:
         seed = rng.randrange(2 ** 32)
         skat = pairs[index]
-        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, random.Random(seed))
+        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, generator(seed))
         draws.append(SkatDraw(skat, seed, drawn))
     return draws, every
 

@@ -53,6 +53,7 @@ from ..report import card_list, position_lines
 from ..rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from ..solve import Solver
 from ..table import GameTable, table_format
+from ..worlds import MAX_WORLDS, WorldCountError
 from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
 from .batch import ResultSink, output_fingerprint, run_options, stream_results
 from .common import OutputPath, html_option, json_option, print_warnings, tt_option
@@ -395,6 +396,12 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    if worlds is not None and worlds > MAX_WORLDS:
+        # Refused before any work, not game by game after each one's double-dummy analysis: in the first
+        # trick a defender sees millions of consistent worlds (9,237,800 or more), so every game would fail.
+        raise WorldCountError(f"--worlds {worlds}: a run solves at most {MAX_WORLDS:,} worlds for one card, and "
+                              "the first trick of a game has cards with millions of them (docs/cli.md); "
+                              f"ask for at most {MAX_WORLDS:,}")
     if html is not None and resume:
         # The archive index is built from the games analysed in this run; a resumed run would replace
         # the index of the first part with one of the rest.

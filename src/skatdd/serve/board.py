@@ -26,7 +26,6 @@ text reader's own error, not the CLI's "file does not exist".
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 from ..cards import Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
@@ -39,6 +38,7 @@ from ..readers import DealInput, deal_from_text, parse_input
 from ..readers.files import looks_like_path, strip_comments
 from ..readers.json_object import load_json, position_from_json
 from ..rules import Game, parse_game, parse_seat
+from ..seeds import generator
 from ..solve import Solver
 from ..spec import GameSpec, replay_cards
 from .api import RequestError
@@ -122,7 +122,7 @@ def _dealt(obj: dict[str, Any]) -> dict[str, Any]:
     if isinstance(seed, bool) or not isinstance(seed, int) or not -_SEED_LIMIT < seed < _SEED_LIMIT:
         raise RequestError("field 'seed' must be an integer (below 2**63 in size)")
     game, _, _ = _overrides({"game": obj.get("game")})
-    rng = random.Random(seed)
+    rng = generator(seed)
     if kind == "realistic":
         pos, _meta = realistic_deal(rng, game=game)
         spec = GameSpec(id=f"realistic-{seed}", game=pos.game, declarer=pos.declarer, hands=list(pos.hands),
