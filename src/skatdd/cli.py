@@ -27,9 +27,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import advise, analyse, batch, bench, best, null_ouvert, odds, score, solve
+    from .commands import advise, analyse, batch, bench, best, match, null_ouvert, odds, score, solve
 
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise):
+    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, match):
         cli.add_command(module.command)
 
 

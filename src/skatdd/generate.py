@@ -414,7 +414,7 @@ def realistic_deal(rng: random.Random, *, game: Game | None = None) -> tuple[Pos
 
     Returns the starting position (forehand leads; the declarer's hand is
     after the discard, ``skat`` is the discard) and metadata: ``declarer``,
-    ``game`` (label), ``declarer_hand12`` (his twelve cards), ``discard``, ``reason`` (the
+    ``game`` (label), ``declarer_hand12`` (his twelve cards), ``skat`` (as dealt), ``discard``, ``reason`` (the
     evaluation's account), ``margin``, ``redeals`` and ``playable`` (every
     playable seat/contract of the final deal with its margin).
     """
@@ -449,6 +449,7 @@ def realistic_deal(rng: random.Random, *, game: Game | None = None) -> tuple[Pos
         "declarer": seat,
         "game": ev.game.label,
         "declarer_hand12": format_mask(cards12),
+        "skat": format_mask(skat),
         "discard": format_mask(ev.discard),
         "reason": ev.reason,
         "margin": round(ev.margin, 3),

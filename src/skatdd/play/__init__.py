@@ -1,0 +1,33 @@
+"""Playing Skat: players, what a player may know, and the referee of duplicate matches (``skatdd match``).
+
+* :mod:`~skatdd.play.state`: :class:`PlayerState`, exactly what the seat to move may know;
+* :mod:`~skatdd.play.players`: the built-in players (``random``, ``heuristic``, ``pimc[:N]``, ``dd``) and
+  plug-ins (``module.path:factory``); :mod:`~skatdd.play.heuristic` holds the heuristic's rules;
+* :mod:`~skatdd.play.deals`: the deals a match is played on (generated, JSON, ISS), with their auction
+  (:mod:`~skatdd.play.auction` for generated deals);
+* :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
+* :mod:`~skatdd.play.summary`: the match summary with its paired intervals.
+"""
+from __future__ import annotations
+
+from .deals import MatchDeal, generated_deal
+from .match import MatchConfig, MatchResult, match
+from .players import CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player
+from .state import PlayerState, state_for
+from .summary import MatchSummary
+
+__all__ = [
+    "CheatingPlayer",
+    "MatchConfig",
+    "MatchDeal",
+    "MatchResult",
+    "MatchSummary",
+    "Player",
+    "PlayerFactory",
+    "PlayerSpec",
+    "PlayerState",
+    "generated_deal",
+    "load_player",
+    "match",
+    "state_for",
+]
