@@ -49,8 +49,8 @@ from typing import NamedTuple
 from .cards import ACE, CJ, SJ, TEN, Mask
 from .errors import DealFormatError, quote
 from .generate import _null_danger
-from .rules import ALL_GAMES, JACKS, Game, suit_mask
-from .scoring import BASE_VALUES, NULL_VALUES, trump_order
+from .rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
+from .scoring import BASE_VALUES, NULL_VALUES, matadors
 
 __all__ = [
     "BID_VALUES",
@@ -191,13 +191,9 @@ def game_value(hand: Mask, game: Game, *, hand_game: bool = False) -> int:
     """
     if game.is_null:
         return NULL_VALUES[False, hand_game]
-    order = trump_order(game)
-    with_top = bool(hand >> order[0] & 1)
-    tops = 0
-    for card in order:
-        if bool(hand >> card & 1) != with_top:
-            break
-        tops += 1
+    # scoring.matadors counts twelve cards: two cards of no trump leave the count of the ten unchanged.
+    spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
+    tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
     return (tops + 1 + int(hand_game)) * BASE_VALUES[game]
 
 
