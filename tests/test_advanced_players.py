@@ -47,7 +47,7 @@ def test_alphamu_declarer_plays_an_honest_best_card(seed: int) -> None:
 
 @pytest.mark.parametrize("name", ["pimc:3+bids", "pimc:3+play", "pimc:3+all", "alphamu:3:3", "alphamu:3:3+bids"])
 def test_advanced_players_finish_a_match(name: str) -> None:
-    result = skatdd.match(name, "pimc:3", 1, seed=4)
+    result = skatdd.match(name, "pimc:3", 1, seed=4, jobs=1)
     assert result.records and all("failed" not in r for r in result.records)
 
 
