@@ -212,13 +212,26 @@ def test_batch_accepts_json() -> None:
     assert "value" in json.loads(result.stdout)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of process *pid* so far (Linux /proc; 0 where it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_null_ouvert_without_skat_stops_at_once_on_ctrl_c() -> None:
     # Without --skat this hand takes seconds (8.7 s on the project's machine: 42,678,636 worlds); Ctrl-C
     # must not wait for the search.
     proc = subprocess.Popen([sys.executable, "-m", "skatdd", "null-ouvert", "C7 C8 CK S7 S9 H7 H8 HT D7 DJ",
                              "--declarer", "R"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_ctrl_c)
-    time.sleep(1.5)  # well inside the search, after the interpreter started
+    # Well inside the search: wait for the process's own CPU time, not the wall clock (on a loaded machine a
+    # fixed sleep could still find the interpreter starting, before Ctrl-C is handled at all).
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and _cpu_seconds(proc.pid) < 1.5 and time.monotonic() < deadline:
+        time.sleep(0.05)
     if proc.poll() is not None:
         pytest.skip("the search ended before the signal (a much faster machine)")
     sent = time.monotonic()

@@ -38,6 +38,9 @@ ALLOWED_UPWARD = {
     ("skatdd.play.match", "skatdd.runner.game_lines"),
     # Generated deals come from the fixture generator, whose deal dealing belongs in core/formats.
     ("skatdd.play.deals", "skatdd.tools.generate"),
+    # The bidding model reuses the generator's null-danger count of a hand (the hand evaluator belongs in
+    # analysis, with generate importing it).
+    ("skatdd.analysis.inference_bids", "skatdd.tools.generate"),
     # The server's API reuses the CLI's solve and advise helpers (advice_position, solve_position,
     # the advise command's option defaults); they belong in analysis.
     ("skatdd.serve.api", "skatdd.cli.advise"),
@@ -50,6 +53,9 @@ ALLOWED_CYCLES = {
     # the line runner's outcome types (LineHandler, LineOutcome, INTERNAL_ERROR): the leaf outcome
     # module (runner/outcome.py) breaks it.
     frozenset({"skatdd.runner.lines", "skatdd.runner.cluster"}),
+    # load_player names the advanced players (pimc:N+bids, alphamu:N:K) and imports them lazily; they
+    # build on the plain players: a registry of names filled by each module breaks it.
+    frozenset({"skatdd.play.players", "skatdd.play.advanced"}),
 }
 
 

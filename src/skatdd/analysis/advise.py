@@ -26,10 +26,13 @@ The best cards for the mover's side (:func:`best_cards`): the declarer
 maximises ``win``, then ``mean_value``; a defender minimises both, in that
 order.  When the view allows at most *n* worlds all of them are solved and
 the answer is exact; otherwise *n* different worlds are drawn uniformly from
-one seeded :class:`random.Random` in the calling process, so the same seed
-gives the same numbers whatever the number of worker processes (the worlds
-are fixed before any work is shared out; each world's result is exact, so it
-does not depend on which solver computed it).
+one seeded generator (:func:`skatdd.core.seeds.generator`) in the calling
+process, so the same seed gives the same numbers whatever the number of
+worker processes (the worlds are drawn in one order there, a chunk at a time
+as the workers ask for them, and tallied as they come back, so memory does
+not grow with *n*; each world's result is exact, so it does not depend on
+which solver computed it).  More than :data:`~skatdd.analysis.worlds.MAX_WORLDS`
+worlds for one decision are refused.
 
 Work is cut into :class:`Chunk`\\ s of worlds of one decision; a
 :class:`WorldRunner` solves them in this process with one solver, or on
@@ -49,8 +52,9 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skatdd.core.cards import Card, card_name, display_sorted
@@ -58,11 +62,12 @@ from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import Declaration
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines
 
-from .worlds import View, World, choose_worlds, count_worlds, view_of
+from .worlds import View, World, WorldDraw, view_of
 
 if TYPE_CHECKING:
     from .analyse import GameAnalysis
@@ -245,44 +250,44 @@ class WorldRunner:
     progress: Progress | None = None
     nodes: int = 0
 
-    def run(self, chunks: Sequence[Chunk]) -> list[list[CardResults]]:
-        """Per chunk, per world, ``{card: (value, declarer wins)}``."""
-        total = sum(len(c.worlds) for c in chunks)
+    def run(self, chunks: Iterable[Chunk], *, worlds: int, tasks: int,
+            emit: Callable[[int, list[CardResults]], None]) -> None:
+        """Solve every chunk and call ``emit(decision, results)`` for each, in order: per world ``{card: (value, wins)}``.
+
+        *chunks* is read as the solvers need more (it may draw its worlds
+        lazily); *worlds* and *tasks* are how many worlds and chunks it
+        holds (for the progress callback, and to work in this process when
+        there is one chunk).
+        """
         done = 0
-        out: list[list[CardResults]] = []
-        jobs = min(self.jobs, len(chunks))
+        jobs = min(self.jobs, tasks)
         if jobs == 0:
-            return out
+            return
         if jobs == 1:
             solver = self.solver if self.solver is not None else Solver(tt_mb=self.tt_mb)
             self.solver = solver
             for chunk in chunks:
                 results, nodes = chunk.solve(solver)
-                out.append(results)
                 self.nodes += nodes
                 done += len(chunk.worlds)
+                emit(chunk.decision, results)
                 if self.progress is not None:
-                    self.progress(done, total)
-            return out
+                    self.progress(done, worlds)
+            return
 
         def collect(outcome: LineOutcome) -> None:
             nonlocal done
             if outcome.kind != OK:
                 raise RuntimeError(f"a worker failed on a chunk of worlds: {outcome.record.get('error')}")
             rec = outcome.record
-            out.append([{card: (value, wins) for card, value, wins in world} for world in rec["results"]])
             self.nodes += rec["nodes"]
             done += len(rec["results"])
+            emit(rec["decision"], [{card: (value, wins) for card, value, wins in world} for world in rec["results"]])
             if self.progress is not None:
-                self.progress(done, total)
+                self.progress(done, worlds)
 
         items = ((i + 1, chunk.to_text()) for i, chunk in enumerate(chunks))
         run_lines(items, handler=_chunk_line, jobs=jobs, tt_mb=self.tt_mb, emit=collect)
-        return out
-
-
-def _chunks(decision: int, pos: Position, rule: WinRule, worlds: Sequence[World]) -> list[Chunk]:
-    return [Chunk(decision, pos, rule, tuple(worlds[i:i + CHUNK])) for i in range(0, len(worlds), CHUNK)]
 
 
 # --------------------------------------------------------------------------- results
@@ -322,18 +327,27 @@ class CardAdvice:
         return {"card": card_name(self.card), "win": self.win, "mean_value": self.mean_value}
 
 
-def _tally(pos: Position, results: Iterable[CardResults]) -> list[CardAdvice]:
-    """One :class:`CardAdvice` per legal card of *pos*, summed over the worlds' results, in display order."""
-    null = pos.game.is_null
-    wins: dict[Card, int] = {}
-    points: dict[Card, int] = {}
-    evaluated = 0
-    for world in results:
-        evaluated += 1
-        for card, (value, won) in world.items():
-            wins[card] = wins.get(card, 0) + won
-            points[card] = points.get(card, 0) + (value or 0)
-    return [CardAdvice(card, wins[card], None if null else points[card], evaluated) for card in display_sorted(wins)]
+class _CardTally:
+    """Per legal card, the wins and points summed over the worlds solved so far (no world's result is kept)."""
+
+    def __init__(self) -> None:
+        self.wins: dict[Card, int] = {}
+        self.points: dict[Card, int] = {}
+        self.evaluated = 0
+
+    def add(self, results: Iterable[CardResults]) -> None:
+        """Count each world of *results*."""
+        for world in results:
+            self.evaluated += 1
+            for card, (value, won) in world.items():
+                self.wins[card] = self.wins.get(card, 0) + won
+                self.points[card] = self.points.get(card, 0) + (value or 0)
+
+    def cards(self, pos: Position) -> list[CardAdvice]:
+        """One :class:`CardAdvice` per legal card of *pos*, in display order."""
+        null = pos.game.is_null
+        return [CardAdvice(card, self.wins[card], None if null else self.points[card], self.evaluated)
+                for card in display_sorted(self.wins)]
 
 
 def best_cards(cards: Sequence[CardAdvice], declarer_moves: bool) -> list[Card]:
@@ -367,7 +381,7 @@ class Advice:
         raise KeyError(card_name(card))
 
     def to_json(self) -> dict[str, Any]:
-        """``seat, worlds, evaluated, exact, cards, best`` (interface.md), plus ``declarer, seed, nodes, seconds``."""
+        """``seat, worlds, evaluated, exact, cards, best`` (docs/cli.md), plus ``declarer, seed, nodes, seconds``."""
         return {
             "seat": self.seat,
             "declarer": self.declarer,
@@ -383,22 +397,44 @@ class Advice:
 
 
 class _Decision(NamedTuple):
-    """One decision to judge: its public state, the mover's view, how many worlds it has, and the work."""
+    """One decision to judge: its public state, the mover's view, its worlds (drawn lazily) and its win rule."""
 
+    decision: int
     public: Position  # who moves, the trick and the score; no hands
     view: View
-    worlds: int       # consistent worlds, counted exactly
-    exact: bool       # all of them are solved
-    chunks: list[Chunk]
+    draw: WorldDraw
+    rule: WinRule
+
+    @property
+    def worlds(self) -> int:
+        """Consistent worlds, counted exactly."""
+        return self.draw.consistent
+
+    @property
+    def exact(self) -> bool:
+        """All of them are solved."""
+        return self.draw.exact
+
+    @property
+    def tasks(self) -> int:
+        """How many chunks :meth:`chunks` yields."""
+        return -(-self.draw.count // CHUNK)
+
+    def chunks(self) -> Iterator[Chunk]:
+        """The worlds in chunks of :data:`CHUNK`, each drawn when the chunk is asked for."""
+        for worlds in self.draw.chunks(CHUNK):
+            yield Chunk(self.decision, self.public, self.rule, tuple(worlds))
 
 
 def _plan(pos: Position, declaration: Declaration, n: int, rng: random.Random, decision: int) -> _Decision:
-    """Draw the worlds of the mover's view in *pos* (at most *n*, from *rng*) and cut them into chunks."""
+    """The worlds of the mover's view in *pos*: at most *n*, drawn from *rng* as the chunks are taken.
+
+    Raises :class:`~skatdd.analysis.worlds.WorldCountError` when more than
+    :data:`~skatdd.analysis.worlds.MAX_WORLDS` would be solved.
+    """
     view = mover_view(pos, declaration)
-    drawn, exact = choose_worlds(view, n, rng)
-    public = world_position(pos, World((0, 0, 0), 0))
-    total = len(drawn) if exact else count_worlds(view)
-    return _Decision(public, view, total, exact, _chunks(decision, public, WinRule.of(declaration), drawn))
+    draw = WorldDraw(view, n, rng)
+    return _Decision(decision, world_position(pos, World((0, 0, 0), 0)), view, draw, WinRule.of(declaration))
 
 
 def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
@@ -409,7 +445,7 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     only what the mover can see is used.  *declaration* gives the winning
     level and who knows the skat (hand) or sees the declarer's hand
     (ouvert).  At most *worlds* worlds are solved, drawn with
-    ``random.Random(seed)``.  *runner* (default: one solver in this process)
+    ``generator(seed)`` (:mod:`skatdd.core.seeds`).  *runner* (default: one solver in this process)
     does the solving.
 
     Raises :class:`~skatdd.core.errors.DealFormatError` for *worlds* < 1 or a
@@ -419,13 +455,14 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     if pos.is_over():
         raise DealFormatError("the game is over in this position: no card is left to choose")
     runner = runner if runner is not None else WorldRunner()
-    plan = _plan(pos, declaration, worlds, random.Random(seed), 0)
+    plan = _plan(pos, declaration, worlds, generator(seed), 0)
     nodes = runner.nodes
-    results = [world for chunk in runner.run(plan.chunks) for world in chunk]
-    cards = _tally(pos, results)
+    tally = _CardTally()
+    runner.run(plan.chunks(), worlds=plan.draw.count, tasks=plan.tasks, emit=lambda _, results: tally.add(results))
+    cards = tally.cards(pos)
     mover_declares = pos.to_move == pos.declarer
     return Advice(
-        seat=pos.to_move, declarer=pos.declarer, worlds=plan.worlds, evaluated=len(results), exact=plan.exact,
+        seat=pos.to_move, declarer=pos.declarer, worlds=plan.worlds, evaluated=tally.evaluated, exact=plan.exact,
         cards=cards, best=best_cards(cards, mover_declares), seed=seed, view=plan.view,
         nodes=runner.nodes - nodes, seconds=time.perf_counter() - started,
     )
@@ -502,7 +539,7 @@ class SingleDummyGame:
     def add_to(self, analysis: dict[str, Any]) -> None:
         """Add the ``sd_*`` fields to an ``analyse`` JSON object: to each play, and to its summary.
 
-        The summary gets ``sd_costs`` and ``sd_first_mistake`` (interface.md)
+        The summary gets ``sd_costs`` and ``sd_first_mistake`` (docs/cli.md)
         and ``sd_worlds``, ``sd_seed``; ``nodes`` and ``seconds`` come to
         include the single-dummy work.
         """
@@ -539,27 +576,30 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
 
     For card *i* the worlds are those consistent with what its player saw
     before playing it (:func:`mover_view`); at most *worlds* are solved per
-    card, drawn in card order from one ``random.Random(seed)``.  All worlds
-    are drawn before any is solved, so *runner*'s number of jobs cannot
-    change the numbers.  *cards* must be legal in turn
-    (:class:`~skatdd.core.errors.IllegalPlayError` otherwise).
+    card, drawn in card order from one ``generator(seed)`` (:mod:`skatdd.core.seeds`):
+    in this process, a chunk at a time as *runner* asks for them, each
+    decision's after the one before, so *runner*'s number of jobs cannot
+    change the numbers.  Every decision's count is checked before any world
+    is solved (:class:`~skatdd.analysis.worlds.WorldCountError`).  *cards* must be
+    legal in turn (:class:`~skatdd.core.errors.IllegalPlayError` otherwise).
     """
     started = time.perf_counter()
     runner = runner if runner is not None else WorldRunner()
-    rng = random.Random(seed)
+    rng = generator(seed)
     pos = start.copy()
     plans: list[_Decision] = []
     for index, card in enumerate(cards):
         plans.append(_plan(pos, declaration, worlds, rng, index))
         pos.play(card)
-    chunks = [chunk for plan in plans for chunk in plan.chunks]
     nodes = runner.nodes
-    per_decision: list[list[CardResults]] = [[] for _ in plans]
-    for chunk, results in zip(chunks, runner.run(chunks), strict=True):
-        per_decision[chunk.decision].extend(results)
+    tallies = [_CardTally() for _ in plans]
+    # Decision by decision: each one's worlds are drawn from rng after the previous one's, as they always were.
+    chunks = chain.from_iterable(plan.chunks() for plan in plans)
+    runner.run(chunks, worlds=sum(plan.draw.count for plan in plans), tasks=sum(plan.tasks for plan in plans),
+               emit=lambda decision, results: tallies[decision].add(results))
     plays = []
     for index, (card, plan) in enumerate(zip(cards, plans, strict=True)):
-        advice = _tally(plan.public, per_decision[index])
+        advice = tallies[index].cards(plan.public)
         plays.append(_judge(index, plan.public, card, advice, plan.worlds, plan.exact))
     return SingleDummyGame(plays=plays, worlds=worlds, seed=seed, nodes=runner.nodes - nodes,
                            seconds=time.perf_counter() - started)

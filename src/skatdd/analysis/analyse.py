@@ -800,7 +800,7 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 
     With *worlds*, every card is also judged single-dummy
     (:func:`skatdd.analysis.advise.judge_analysis`, with the same *solver*; each
-    game's worlds come from its own ``random.Random(seed)``, so a game gets
+    game's worlds come from its own ``generator(seed)`` (:mod:`skatdd.core.seeds`), so a game gets
     the same numbers alone or in a file, whatever the number of workers).
     The record is :meth:`GameAnalysis.to_json` for an analysed game, and
     otherwise as :func:`skatdd.runner.game_lines.handle_line` describes.

@@ -70,7 +70,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 import statistics
 import time
 from collections import Counter
@@ -82,6 +81,7 @@ from skatdd.core.cards import Card, Mask, card_name, format_mask
 from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
+from skatdd.core.seeds import generator
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 
@@ -491,7 +491,7 @@ def bid(
         raise DealFormatError(f"unknown scoring {scoring!r}: expected list, tournament or both")
     scorings = shown[scoring]
 
-    draws, every = draw_skats(view.seat, hand, skats, worlds, random.Random(seed))
+    draws, every = draw_skats(view.seat, hand, skats, worlds, generator(seed))
     job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
     tasks = [json_text({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
              for d in draws for g in GAME_ORDER]

@@ -25,6 +25,7 @@ from skatdd.core.cards import Mask, cards_of, display_sorted
 from skatdd.core.position import Position
 from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import MIN_BID, Declaration, _seeger, matadors, score_game
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.runner.lines import LineOutcome
 
@@ -74,7 +75,7 @@ def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Rando
     for index in chosen:
         seed = rng.randrange(2 ** 32)
         skat = pairs[index]
-        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, random.Random(seed))
+        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, generator(seed))
         draws.append(SkatDraw(skat, seed, drawn))
     return draws, every
 

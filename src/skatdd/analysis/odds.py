@@ -12,7 +12,10 @@ The worlds
 They come from :mod:`skatdd.analysis.worlds`: every world consistent with what the
 seat knows counts the same; all of them are taken when there are at most
 *worlds* (the figures are then exact), else *worlds* different ones drawn
-from one ``random.Random(seed)`` in the calling process.  The solving is
+from one generator of *seed* (:func:`skatdd.core.seeds.generator`) in the calling
+process, a chunk at a time as the workers ask for them (memory does not grow
+with *worlds*; more than :data:`~skatdd.analysis.worlds.MAX_WORLDS`, or
+:data:`MAX_KNOWN_SKAT_WORLDS` with a known skat, is refused).  The solving is
 farmed out to worker processes (:func:`skatdd.runner.lines.run_lines`, one
 :class:`~skatdd.engine.solve.Solver` per worker) and gathered in world order, so the
 same seed gives the same report whatever *jobs*.
@@ -89,6 +92,7 @@ import json
 import math
 import random
 import time
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -98,6 +102,7 @@ from skatdd.core.errors import CardCountError, DealFormatError, DuplicateCardErr
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, parse_game, parse_seat
 from skatdd.core.scoring import MAX_BID, MIN_BID, Declaration, matadors, null_value, score_game
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import LineOutcome, run_lines, worker_count
@@ -117,10 +122,21 @@ from .best import (
     _Probe,
     _Seat,
 )
-from .worlds import SKAT, View, World, WorldSpace, choose_worlds, hand_view
+from .worlds import (
+    MAX_WORLDS,
+    SKAT,
+    View,
+    World,
+    WorldDraw,
+    WorldSpace,
+    check_world_count,
+    hand_view,
+    sample_indices,
+)
 
 __all__ = [
     "DEFAULT_WORLDS",
+    "MAX_KNOWN_SKAT_WORLDS",
     "Alternative",
     "OddsReport",
     "OptionOdds",
@@ -128,10 +144,17 @@ __all__ = [
     "draw_worlds",
     "odds",
     "wilson_interval",
+    "world_draw",
 ]
 
 #: Worlds evaluated when the caller does not say.
 DEFAULT_WORLDS = 400
+#: The most worlds a known-skat run ranks its discards over.  Every discard class is bounded world by
+#: world over all the worlds at once (about 26 KB a world), and the ranking's cost grows faster than the
+#: worlds: one game (clubs, the first README hand, ``--jobs 1``) took 4.1 s of CPU for 400 worlds, 43.8 s
+#: for 1,600 and 149 s for 3,200 (peak RSS 37, 75, 116 MB); 5,000 worlds are about 40 CPU-minutes for
+#: the seven games.
+MAX_KNOWN_SKAT_WORLDS = 5_000
 #: Worlds solved per task handed to a worker: enough to amortise the hand-off,
 #: few enough that two workers stay balanced and the progress bar moves.
 CHUNK = 10
@@ -242,19 +265,12 @@ class OptionOdds(_Rates):
     alternatives: list[Alternative] | None = None
 
     @classmethod
-    def tally(cls, contract: Contract, hand: bool, outcomes: Sequence[WorldOutcome], exact: bool) -> OptionOdds:
+    def tally(cls, contract: Contract, hand: bool, outcomes: Iterable[WorldOutcome], exact: bool) -> OptionOdds:
         """Sum the world outcomes of one option."""
-        game, ouvert = contract
-        null = game.is_null
-        return cls(
-            game=game, hand=hand, ouvert=ouvert, evaluated=len(outcomes), exact=exact,
-            wins=sum(o.wins for o in outcomes), total_score=sum(o.score for o in outcomes),
-            schneider=None if null else sum(o.points is not None and o.points >= 90 for o in outcomes),
-            schneidered=None if null else sum(o.points is not None and o.points <= 30 for o in outcomes),
-            schwarz=None if null else sum(o.takes_all for o in outcomes),
-            schwarzed=None if null else sum(o.trickless for o in outcomes),
-            total_points=None if null else sum(o.points or 0 for o in outcomes),
-        )
+        tally = _Tally()
+        for outcome in outcomes:
+            tally.add(outcome)
+        return tally.odds(contract, hand, exact)
 
     @property
     def declaration(self) -> Declaration:
@@ -277,7 +293,7 @@ class OptionOdds(_Rates):
         return None if self.total_points is None else self.total_points / self.evaluated
 
     def to_json(self, *, known_skat: bool) -> dict[str, Any]:
-        """The option as interface.md's JSON object."""
+        """The option as docs/cli.md's JSON object."""
         discard: Any = None
         if not self.hand:
             discard = [card_name(c) for c in self.discard] if self.discard is not None else "double-dummy"
@@ -301,9 +317,40 @@ class OptionOdds(_Rates):
         return out
 
 
+class _Tally:
+    """Running sums of one option's world outcomes, added as the worlds come back (no outcome is kept)."""
+
+    def __init__(self) -> None:
+        self.evaluated = self.wins = self.score = self.schneider = self.schneidered = 0
+        self.schwarz = self.schwarzed = self.points = 0
+
+    def add(self, o: WorldOutcome) -> None:
+        """Count one world."""
+        self.evaluated += 1
+        self.wins += o.wins
+        self.score += o.score
+        if o.points is not None:
+            self.schneider += o.points >= 90
+            self.schneidered += o.points <= 30
+            self.points += o.points
+        self.schwarz += o.takes_all
+        self.schwarzed += o.trickless
+
+    def odds(self, contract: Contract, hand: bool, exact: bool) -> OptionOdds:
+        """The option's figures over the worlds counted (the trick and point counts ``None`` in null)."""
+        game, ouvert = contract
+        null = game.is_null
+        return OptionOdds(
+            game=game, hand=hand, ouvert=ouvert, evaluated=self.evaluated, exact=exact, wins=self.wins,
+            total_score=self.score, schneider=None if null else self.schneider,
+            schneidered=None if null else self.schneidered, schwarz=None if null else self.schwarz,
+            schwarzed=None if null else self.schwarzed, total_points=None if null else self.points,
+        )
+
+
 @dataclass
 class OddsReport:
-    """Everything ``skatdd odds`` reports (interface.md).
+    """Everything ``skatdd odds`` reports (docs/cli.md).
 
     Attributes:
         seat: the seat asking.
@@ -362,43 +409,56 @@ class OddsReport:
 
 def draw_worlds(view: View, n: int, rng: random.Random, accept: Callable[[World], bool] | None = None,
                 max_draws: int | None = None) -> tuple[list[World], bool, int]:
-    """The worlds to evaluate: ``(worlds, exact, consistent)``.
+    """The worlds to evaluate as one list: ``(worlds, exact, consistent)`` (see :func:`world_draw`)."""
+    draw = world_draw(view, n, rng, accept, max_draws)
+    return list(draw), draw.exact, draw.consistent
 
-    Without *accept*: :func:`skatdd.analysis.worlds.choose_worlds`.  With it,
-    rejection sampling as the module docstring describes (every random
-    choice from *rng*).  *consistent* is the number of worlds consistent
-    with *view*, before the condition.
+
+def world_draw(view: View, n: int, rng: random.Random, accept: Callable[[World], bool] | None = None,
+               max_draws: int | None = None, *, limit: int = MAX_WORLDS, rule: str = "") -> WorldDraw:
+    """The worlds to evaluate, produced lazily (:class:`~skatdd.analysis.worlds.WorldDraw`).
+
+    Without *accept*: all consistent worlds when at most *n*, else *n*
+    drawn uniformly.  With it, rejection sampling as the module docstring
+    describes (every random choice from *rng*); the accepted worlds are
+    found before any is solved, so a condition too rare fails at once, and
+    kept as indices (a few bytes each).  ``consistent`` counts the worlds
+    consistent with *view*, before the condition.  Raises
+    :class:`~skatdd.analysis.worlds.WorldCountError` when more than *limit* worlds
+    could be solved (*rule* names the limit).
     """
     if n < 1:
         raise DealFormatError(f"the number of worlds must be at least 1, not {n}")
-    space = WorldSpace(view)
     if accept is None:
-        chosen, exact = choose_worlds(view, n, rng)
-        return chosen, exact, len(space)
+        return WorldDraw(view, n, rng, limit=limit, rule=rule)
+    space = WorldSpace(view)
+    check_world_count(n, len(space), limit, rule)
     cap = max_draws if max_draws is not None else max(10_000, 200 * n)
+    accepted = array("Q")
     if len(space) <= cap:
-        accepted = [w for w in space if accept(w)]
+        accepted.extend(index for index, world in enumerate(space) if accept(world))
         if not accepted:
             raise WorldConditionError(f"none of the {len(space):,} consistent worlds passes the condition")
         if len(accepted) <= n:
-            return accepted, True, len(space)
-        return [accepted[i] for i in rng.sample(range(len(accepted)), n)], False, len(space)
-    seen: set[int] = set()
-    chosen = []
-    while len(chosen) < n:
-        if len(seen) >= cap:
+            return WorldDraw.of_indices(space, accepted, len(accepted), exact=True)
+        picks = sample_indices(len(accepted), n, rng)
+        return WorldDraw.of_indices(space, (accepted[i] for i in picks), n, exact=False)
+    seen = bytearray((len(space) + 7) // 8)
+    draws = 0
+    while len(accepted) < n:
+        if draws >= cap:
             raise WorldConditionError(
-                f"only {len(chosen)} of {len(seen):,} drawn worlds passed the condition ({n} needed): "
+                f"only {len(accepted)} of {draws:,} drawn worlds passed the condition ({n} needed): "
                 "it is too rare for rejection sampling; relax it or ask for fewer worlds"
             )
         index = rng.randrange(len(space))
-        if index in seen:
+        if seen[index >> 3] >> (index & 7) & 1:
             continue
-        seen.add(index)
-        world = space[index]
-        if accept(world):
-            chosen.append(world)
-    return chosen, False, len(space)
+        seen[index >> 3] |= 1 << (index & 7)
+        draws += 1
+        if accept(space[index]):
+            accepted.append(index)
+    return WorldDraw.of_indices(space, accepted, n, exact=False)
 
 
 # ---------------------------------------------------------------------------
@@ -649,7 +709,7 @@ def _handle(solver: Solver, line: int, raw: bytes | str, *, job: _Job) -> LineOu
         record["ranked"] = [{"discard": list(cls.discard), "results": results} for cls, results in ranked]
         record["nodes"] = solver.nodes - nodes
     else:
-        record["worlds"], record["nodes"] = [], 0
+        record["worlds"], record["nodes"], record["skats"] = [], 0, [world.skat for world in worlds]
         for world in worlds:
             # Worlds share little but the declarer's hand: a table emptied for each stays
             # small and in cache (measured: 10% less time than one kept across worlds).
@@ -754,7 +814,7 @@ def odds(
             ``'clubs'`` or ``'null-ouvert'``, or ``(game, ouvert)``); all seven by default.
         hand_games, picked_up: which kinds to compute (hand games need the skat unseen).
         worlds: worlds to evaluate (all consistent ones when there are no more).
-        seed: seeds the one ``random.Random`` every random choice comes from.
+        seed: seeds the one generator every random choice comes from (:func:`skatdd.core.seeds.generator`).
         bid: the bid the scores are computed at (overbid per world; nulls below it left out).
         jobs: worker processes (``None``: every core); the report does not depend on it.
         tt_mb: transposition table per worker, MiB.
@@ -796,40 +856,55 @@ def odds(
         reason = "; ".join(left_out) if left_out else "no game or kind selected"
         raise DealFormatError(f"no option left to compute: {reason}")
 
-    rng = random.Random(seed)
-    chosen, exact, consistent = draw_worlds(view, worlds, rng, accept, max_draws)
+    rng = generator(seed)
+    if known_skat is None:
+        draw = world_draw(view, worlds, rng, accept, max_draws)
+    else:
+        draw = world_draw(view, worlds, rng, accept, max_draws, limit=MAX_KNOWN_SKAT_WORLDS,
+                          rule=f"with a known skat the discards are ranked over at most {MAX_KNOWN_SKAT_WORLDS:,}")
     play_games = tuple(dict.fromkeys(c[0] for c, _ in plan))
     job = _Job(view.seat, hand, known_skat, bid, play_games,
                hand_games=any(h for _, h in plan), picked_up=any(not h for _, h in plan))
-    encoded = [[*w.hands, w.skat] for w in chosen]
+    tasks: Iterable[str]
     if known_skat is None:
-        tasks = [json_text({"worlds": encoded[i:i + CHUNK]}) for i in range(0, len(encoded), CHUNK)]
+        # The worlds go out CHUNK at a time as the workers ask for them: a million of them never sit in memory.
+        tasks = (json_text({"worlds": [[*w.hands, w.skat] for w in chunk]}) for chunk in draw.chunks(CHUNK))
+        task_count = -(-draw.count // CHUNK)
     else:
+        # Every discard is ranked over all the worlds at once (at most MAX_KNOWN_SKAT_WORLDS of them).
+        encoded = [[*w.hands, w.skat] for w in draw]
         tasks = [json_text({"game": int(g), "worlds": encoded}) for g in play_games]
+        task_count = len(play_games)
+    tallies = [_Tally() for _ in plan]
     records: list[dict[str, Any]] = []
+    done = 0
 
     def collect(outcome: LineOutcome) -> None:
-        records.append(outcome.record)
+        nonlocal done
+        done += 1
+        if known_skat is None:
+            for skat, results in zip(outcome.record["skats"], outcome.record["worlds"], strict=True):
+                for tally, (contract, is_hand) in zip(tallies, plan, strict=True):
+                    result = results[play_games.index(contract[0])][0 if is_hand else 1]
+                    tally.add(_outcome(contract, is_hand, hand | skat, bid, result))
+        else:
+            records.append(outcome.record)
         if progress is not None:
-            progress(len(records), len(tasks))
+            progress(done, task_count)
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(_handle, job=job),
                         jobs=worker_count(jobs), tt_mb=tt_mb, emit=collect,
-                        dask=dask, total=len(tasks))
+                        dask=dask, total=task_count)
 
     if known_skat is None:
-        per_world = [w for r in records for w in r["worlds"]]
-        options = []
-        for contract, is_hand in plan:
-            g = play_games.index(contract[0])
-            outcomes = [_outcome(contract, is_hand, hand | world.skat, bid, per_world[k][g][0 if is_hand else 1])
-                        for k, world in enumerate(chosen)]
-            options.append(OptionOdds.tally(contract, is_hand, outcomes, exact))
+        options = [tally.odds(contract, is_hand, draw.exact) for tally, (contract, is_hand) in zip(tallies, plan,
+                                                                                                    strict=True)]
     else:
-        options = _known_skat_options(plan, play_games, records, hand | known_skat, bid, exact)
+        options = _known_skat_options(plan, play_games, records, hand | known_skat, bid, draw.exact)
     return OddsReport(
-        seat=view.seat, hand=hand, skat=known_skat, bid=bid, worlds=consistent, evaluated=len(chosen), exact=exact,
-        seed=seed, options=options, left_out=left_out, nodes=summary.nodes, seconds=time.perf_counter() - start,
+        seat=view.seat, hand=hand, skat=known_skat, bid=bid, worlds=draw.consistent, evaluated=draw.count,
+        exact=draw.exact, seed=seed, options=options, left_out=left_out, nodes=summary.nodes,
+        seconds=time.perf_counter() - start,
     )
 
 

@@ -8,7 +8,7 @@ option value, a missing argument): :class:`OneLineGroup` turns them into one
 line naming the offending token and what was expected, for every command
 and every caller of the group.  Exit 1 is left for failures that are not the
 input's fault; a closed standard output (``| head``) ends with 141, as a
-command killed by SIGPIPE does.  The top layer: it may import every other layer.
+command killed by SIGPIPE does.
 """
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ import click
 
 from skatdd import __version__
 from skatdd.core.errors import SkatddError, shorten_quoted
+from skatdd.runner.cluster import ClusterError
+from skatdd.runner.stopping import STOP_SIGNALS, exit_status, stop_message, stop_on_signals
 
 from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 
@@ -121,17 +123,20 @@ _register()
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning input errors into exit status 2.
 
-    Always ends with :class:`SystemExit`.  Without *argv* (the console script,
-    ``python -m skatdd``: the process ends here) Ctrl-C is ignored from the
-    moment the status is decided (see :func:`_exit`); a caller passing *argv*
-    keeps its own Ctrl-C handling.
+    Always ends with :class:`SystemExit`.  SIGTERM and SIGHUP stop a
+    command as Ctrl-C does (:func:`skatdd.runner.stopping.stop_on_signals`; exit
+    status 128 + the signal).  Without *argv* (the console script,
+    ``python -m skatdd``: the process ends here) those signals are ignored
+    from the moment the status is decided (see :func:`_exit`); a caller
+    passing *argv* keeps its own handling of them afterwards.
     """
     final = argv is None
     try:
-        cli.main(args=argv, prog_name="skatdd", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        _exit(130, final)
+        with stop_on_signals():  # SIGTERM and SIGHUP stop a run as Ctrl-C does (skatdd.runner.stopping)
+            cli.main(args=argv, prog_name="skatdd", standalone_mode=False)
+    except click.exceptions.Abort as exc:  # Click's name for a KeyboardInterrupt (or Terminated) in a command
+        click.echo(f"{stop_message(exc) if exc.__context__ else 'Aborted'}.", err=True)
+        _exit(exit_status(exc), final)
     except click.ClickException as exc:
         shown = io.StringIO()
         exc.show(file=shown)
@@ -140,9 +145,12 @@ def main(argv: list[str] | None = None) -> None:
     except SkatddError as exc:
         click.echo(f"Error: {exc}", err=True)
         _exit(2, final)
-    except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
-        _exit(130, final)
+    except ClusterError as exc:  # every --dask runner: one line, as batch gives it
+        click.echo(f"Error: {exc}", err=True)
+        _exit(1, final)
+    except KeyboardInterrupt as exc:
+        click.echo(f"{stop_message(exc)}.", err=True)
+        _exit(exit_status(exc), final)
     except BrokenPipeError:
         quiet_broken_pipe()
         _exit(BROKEN_PIPE_STATUS, final)
@@ -150,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _exit(status: int, final: bool) -> NoReturn:
-    """End with *status*; when the process ends here (*final*), ignore Ctrl-C from now on.
+    """End with *status*; when the process ends here (*final*), ignore Ctrl-C, SIGTERM and SIGHUP from now on.
 
     Everything is written by now.  The interpreter's shutdown resets Python's
     own Ctrl-C handler to the system default, so a Ctrl-C arriving in those
@@ -161,5 +169,6 @@ def _exit(status: int, final: bool) -> NoReturn:
     signal.
     """
     if final and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for sig in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(sig, signal.SIG_IGN)
     sys.exit(status)

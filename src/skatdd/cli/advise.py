@@ -1,4 +1,4 @@
-"""``skatdd advise``: what the player to move should play, judged from what he can see (interface.md).
+"""``skatdd advise``: what the player to move should play, judged from what he can see (docs/cli.md).
 
 POSITION is read like ``skatdd solve``'s DEAL (:func:`skatdd.cli.solve.solve_position`):
 a JSON deal (the position after its ``played`` cards, or after the first
@@ -10,7 +10,7 @@ Deal text names no declaration: the declarer is taken to have picked up
 the skat (he knows his discard) and announced nothing; a JSON deal's
 ``hand``/``announce`` and an ISS record's declaration are used as given.
 
-The worlds are drawn in this process from ``random.Random(--seed)`` and
+The worlds are drawn in this process from ``generator(--seed)`` (:mod:`skatdd.core.seeds`) and
 then solved on ``--jobs`` worker processes, so the answer does not depend
 on ``--jobs``.  A progress bar goes to stderr when it is a terminal; Ctrl-C
 stops cleanly (exit 130).

@@ -43,6 +43,7 @@ import click
 
 from skatdd.analysis.advise import WorldRunner, judge_analysis
 from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
 from skatdd.core.cards import CARD_POINTS, card_symbol
 from skatdd.core.errors import SkatddError, plural
 from skatdd.core.position import Position
@@ -396,6 +397,12 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    if worlds is not None and worlds > MAX_WORLDS:
+        # Refused before any work, not game by game after each one's double-dummy analysis: in the first
+        # trick a defender sees millions of consistent worlds (9,237,800 or more), so every game would fail.
+        raise WorldCountError(f"--worlds {worlds}: a run solves at most {MAX_WORLDS:,} worlds for one card, and "
+                              "the first trick of a game has cards with millions of them (docs/cli.md); "
+                              f"ask for at most {MAX_WORLDS:,}")
     if html is not None and resume:
         # The archive index is built from the games analysed in this run; a resumed run would replace
         # the index of the first part with one of the rest.

@@ -31,7 +31,7 @@ import click
 
 from skatdd.core.errors import plural
 from skatdd.engine.solve import MODES
-from skatdd.runner.cluster import ClusterError
+from skatdd.runner.cluster import ClusterError, parse_address
 from skatdd.runner.lines import (
     BatchSummary,
     LineOutcome,
@@ -46,6 +46,7 @@ from skatdd.runner.lines import (
 from skatdd.runner.ordered import Item
 from skatdd.runner.outputs import check_not_input
 from skatdd.runner.resume import RUN_RECORD, RunFingerprint, input_digest, open_output, run_fingerprint
+from skatdd.runner.stopping import exit_status, stop_message
 
 from .common import BROKEN_PIPE_STATUS, OutputPath, quiet_broken_pipe, tt_option
 
@@ -108,9 +109,16 @@ class Progress:
         self.stream.flush()
 
 
+def _check_dask(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Click callback of every ``--dask``: a malformed address or port is refused before any work (one line)."""
+    if value is not None:
+        parse_address(value)
+    return value
+
+
 def dask_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dask ADDRESS``: run the work on a Dask cluster (:mod:`skatdd.runner.cluster`)."""
-    return click.option("--dask", "dask", metavar="ADDRESS", default=None,
+    return click.option("--dask", "dask", metavar="ADDRESS", default=None, callback=_check_dask,
                         help="Run on the Dask cluster at ADDRESS (tcp://host:8786), or on local[:N] worker "
                              "processes started for the run (needs 'skatdd[dask]').")(func)
 
@@ -233,7 +241,7 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
     Each outcome is written and flushed at once and then handed to
     *on_record*; error lines, and the ``warnings`` of a record, are echoed on stderr (above the progress bar,
     shown when stderr is a terminal; it counts the lines *sink* already
-    held).  Ctrl-C exits 130 and a closed stdout (``| head``) exits 141,
+    held).  Ctrl-C exits 130 (SIGTERM 143, SIGHUP 129) and a closed stdout (``| head``) exits 141,
     leaving what was written intact; a lost Dask scheduler exits 1.  When a
     line failed (now or in the resumed part), a summary naming *what* went
     wrong goes to stderr and the exit status is the summary's (2 bad input,
@@ -265,11 +273,11 @@ def stream_results(run: Callable[[Callable[[LineOutcome], None]], BatchSummary],
 
     try:
         summary = run(emit)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP (skatdd.runner.stopping)
         if progress is not None:
             progress.clear()
-        click.echo("Interrupted: the lines written so far are complete.", err=True)
-        sys.exit(130)
+        click.echo(f"{stop_message(exc)}: the lines written so far are complete.", err=True)
+        sys.exit(exit_status(exc))
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, with the status a shell shows for a broken pipe.
         quiet_broken_pipe()

@@ -17,6 +17,7 @@ from skatdd.core.scoring import MAX_BID, MIN_BID
 from skatdd.formats.json_text import json_text
 from skatdd.runner.memory import check_table_mib
 from skatdd.runner.outputs import FILE, FILE_OR_FOLDER, FOLDER, PARTIAL, check_output
+from skatdd.runner.stopping import exit_status, stop_message
 
 #: A Click command callback, returned unchanged by the option decorators.
 F = TypeVar("F", bound=Callable[..., Any])
@@ -139,7 +140,8 @@ def run_interruptibly(work: Callable[[], T]) -> T:
     bytecodes; a long engine call that releases the GIL (the null-ouvert
     searches do) would leave Ctrl-C unanswered until it returns.  Here the
     main thread just waits, in short steps, and on Ctrl-C prints
-    ``Interrupted.`` and ends the process with status 130 at once: nothing
+    ``Interrupted.`` and ends the process with status 130 at once (SIGTERM
+    and SIGHUP likewise, with their own status, :mod:`skatdd.runner.stopping`): nothing
     has been written yet, and the thread, still inside the engine, cannot
     be stopped any other way.  Exceptions of *work* are re-raised here.
     """
@@ -156,10 +158,10 @@ def run_interruptibly(work: Callable[[], T]) -> T:
     try:
         while thread.is_alive():
             thread.join(0.05)
-    except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP (skatdd.runner.stopping)
+        click.echo(f"{stop_message(exc)}.", err=True)
         sys.stderr.flush()
-        os._exit(130)
+        os._exit(exit_status(exc))
     if "error" in outcome:
         raise outcome["error"]
     result: T = outcome["value"]

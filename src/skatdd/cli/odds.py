@@ -1,4 +1,4 @@
-"""``skatdd odds``: the chances of every contract for a hand whose other cards are unseen (interface.md).
+"""``skatdd odds``: the chances of every contract for a hand whose other cards are unseen (docs/cli.md).
 
 HAND is the seat's ten cards as dealt (one argument or several); ``--seat``
 its seat (forehand leads); ``--skat`` the two cards it picked up, if it has.

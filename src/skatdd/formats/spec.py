@@ -347,7 +347,7 @@ class GameSpec:
     def trick_counts(self) -> tuple[int, int]:
         """``(declarer_tricks, defender_tricks)`` won before the start position, inferred when not given.
 
-        Rule (interface.md leaves it open): a count that is given is used;
+        Rule (the contract leaves it open): a count that is given is used;
         when only one is given the other is the rest of the completed tricks.
         When neither is given, the declarer has 1 trick if ``declarer_points
         > 0`` else 0; in suit and grand the defenders have 1 trick if the
@@ -414,7 +414,7 @@ class GameSpec:
     # -- output ---------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of interface.md, with canonical card codes.
+        """The JSON object of docs/cli.md, with canonical card codes.
 
         ``position_from_json(spec.to_json()) == spec`` for every valid spec.
         Null ouvert is written as ``game: "null"`` with ``"ouvert"`` in

@@ -269,6 +269,9 @@ def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
         return PlayerSpec(text, HeuristicPlayer, False)
     if text == "dd":
         return PlayerSpec(text, DDPlayer, True)
+    if "+" in text or text.startswith("alphamu"):
+        from .advanced import advanced_player  # weighted worlds and honest endgames (skatdd.play.advanced)
+        return advanced_player(text)
     if text == "pimc" or text.startswith("pimc:"):
         count = text.partition(":")[2] if ":" in text else str(DEFAULT_PIMC_WORLDS)
         if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
-import os
+import re
 import threading
 import time
 import uuid
@@ -37,11 +37,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from skatdd.core.errors import MissingDependencyError, SkatddError
+from skatdd.core.errors import MissingDependencyError, SkatddError, quote
 from skatdd.engine.solve import Solver
 
 from .lines import INTERNAL_ERROR, LineHandler, LineOutcome
 from .ordered import Chunk, WorkFuture, run_ordered
+from .stopping import deferred_stops
+from .workers import cap_workers, usable_cores
 
 __all__ = ["CHUNK_LINES", "ClusterError", "chunk_size", "connect", "parse_address", "run_chunk", "run_on_cluster"]
 
@@ -66,23 +68,36 @@ class ClusterError(RuntimeError):
     """The cluster failed in a way the run cannot recover from (the scheduler was lost)."""
 
 
+#: A scheduler address: ``[scheme://]host[:port]``, the host a name, an IPv4 address or a bracketed IPv6 one.
+_ADDRESS = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?(?P<host>\[[^\]/]*\]|[^:/\[\]]+)(?::(?P<port>[^/]*))?/?")
+
+
 def parse_address(address: str) -> tuple[str | None, int | None]:
     """``(scheduler address, None)`` for a scheduler, ``(None, workers)`` for ``local[:N]``.
 
     ``local`` alone means every core.  Raises
-    :class:`~skatdd.core.errors.SkatddError` naming the token for a bad ``local:N``
-    or an empty address.
+    :class:`~skatdd.core.errors.SkatddError` naming the token for a bad ``local:N``,
+    an empty or malformed address, or a port that is not 1-65535 (caught
+    here, before any attempt to connect).
     """
     text = address.strip()
+    shown = quote(address)
     if text == "local" or text.startswith("local:"):
         count = text.partition(":")[2]
         if not count:
-            return None, os.cpu_count() or 1
+            return None, usable_cores()
         if not count.isdigit() or int(count) < 1:
-            raise SkatddError(f"--dask {address[:80]!r}: expected local:N with N a number of workers >= 1")
+            raise SkatddError(f"--dask {shown}: expected local:N with N a number of workers >= 1")
         return None, int(count)
     if not text:
         raise SkatddError("--dask '': expected a scheduler address (tcp://host:8786) or local[:N]")
+    match = _ADDRESS.fullmatch(text)
+    if match is None:
+        raise SkatddError(f"--dask {shown}: expected a scheduler address like tcp://host:8786 or local[:N]")
+    port = match["port"]
+    if port is not None and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise SkatddError(f"--dask {shown}: port {quote(port)} is not a port number: expected 1 to 65535 "
+                          "(tcp://host:8786)")
     return text, None
 
 
@@ -94,39 +109,82 @@ def _distributed() -> Any:
     return distributed
 
 
-@contextmanager
-def connect(address: str) -> Iterator[Any]:
-    """A ``distributed.Client`` for *address* (see :func:`parse_address`), closed on exit.
+def _start_local(distributed: Any, workers: int, tt_mb: int | None) -> tuple[Any, Any]:
+    """``(cluster, client)``: a local cluster of *workers* processes (capped to the machine) and its client.
 
-    For ``local[:N]`` a cluster of N single-threaded worker processes is
-    started first and stopped on exit.  Raises
-    :class:`~skatdd.core.errors.MissingDependencyError` without dask[distributed]
-    and :class:`ClusterError` when the scheduler cannot be reached.
+    Ctrl-C, SIGTERM and SIGHUP are held back while it starts
+    (:func:`skatdd.runner.stopping.deferred_stops`): an interrupt in the middle of
+    the start left a half-made cluster that Dask's exit handler then spent
+    many seconds closing, with a traceback.  The workers start with Ctrl-C
+    blocked, so a Ctrl-C at the terminal reaches only this process, which
+    stops them (each would print a traceback of its own).  An interrupt
+    that came during the start takes effect once it is over, after the
+    cluster is closed again.
     """
-    distributed = _distributed()
-    scheduler, workers = parse_address(address)
-    cluster = None
+    workers = cap_workers(workers, what=f"--dask local:{workers}", tt_mb=tt_mb)
+    cluster = client = None
     try:
-        if scheduler is None:
+        with deferred_stops(deaf_children=True):
             # Any free port for the dashboard: a second cluster on the machine must not clash over 8787.
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
+    except BaseException:
+        _close(client, cluster)
+        raise
+    return cluster, client
+
+
+def _close(client: Any, cluster: Any) -> None:
+    """Close *client* and *cluster* (either may be ``None``), quietly, holding interrupts back until done.
+
+    After an interrupt Dask logs every task it cancels and every worker
+    connection it drops; none of that is news, so its loggers are quiet
+    while it closes.
+    """
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        with deferred_stops():
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+@contextmanager
+def connect(address: str, tt_mb: int | None = None) -> Iterator[Any]:
+    """A ``distributed.Client`` for *address* (see :func:`parse_address`), closed on exit.
+
+    For ``local[:N]`` a cluster of N single-threaded worker processes is
+    started first (no more than the machine runs, :func:`skatdd.runner.workers.cap_workers`,
+    *tt_mb* each worker's table) and stopped on exit.  Raises
+    :class:`~skatdd.core.errors.MissingDependencyError` without dask[distributed]
+    and :class:`ClusterError` when the scheduler cannot be reached.
+    """
+    scheduler, workers = parse_address(address)
+    distributed = _distributed()
+    cluster = None
+    try:
+        if scheduler is None:
+            assert workers is not None
+            cluster, client = _start_local(distributed, workers, tt_mb)
         else:
             client = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
     except OSError as exc:  # includes the connection timeout
-        if cluster is not None:
-            cluster.close()
-        raise ClusterError(f"cannot reach the Dask scheduler at {address[:80]!r}: {exc}") from None
+        raise ClusterError(f"cannot reach the Dask scheduler at {quote(address)}: {exc}") from None
     except (ValueError, TypeError) as exc:  # distributed's verdict on a malformed address
-        raise SkatddError(f"--dask {address[:80]!r}: {exc}: expected a scheduler address like tcp://host:8786 "
+        raise SkatddError(f"--dask {quote(address)}: {exc}: expected a scheduler address like tcp://host:8786 "
                           "or local[:N]") from None
     try:
         yield client
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close(client, cluster)
 
 
 _worker_state = threading.local()
@@ -210,7 +268,7 @@ def run_on_cluster(items: Iterable[tuple[int, bytes | str]], *, handler: LineHan
     (``KeyboardInterrupt`` included) the queued chunks are cancelled before
     it propagates; the lines already emitted stay emitted.
     """
-    with connect(address) as client:
+    with connect(address, tt_mb) as client:
         backend = _DaskBackend(client, handler, tt_mb, address)
         threads = backend.max_chunks() // CHUNKS_PER_THREAD
         # On any exception the client is closed on the way out, and the scheduler drops every chunk it still holds.

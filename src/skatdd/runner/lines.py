@@ -19,16 +19,19 @@ up to ``chunk_lines`` lines each) are in flight, so input is read as it is neede
 record is handed to the caller as soon as it and every earlier one are
 done.  With ``jobs == 1`` the lines are solved in this process, one Solver.
 
-Workers ignore SIGINT: on Ctrl-C the parent stops reading, cancels what is
-queued, terminates the workers and re-raises :class:`KeyboardInterrupt`;
-every record already handed out stays written.
+Workers ignore SIGINT and die with their parent (:func:`skatdd.runner.workers.init_worker`):
+on Ctrl-C -- and on SIGTERM or SIGHUP, which the command line turns into the
+same interrupt (:mod:`skatdd.runner.stopping`) -- the parent stops reading, cancels
+what is queued, terminates the workers and re-raises
+:class:`KeyboardInterrupt`; every record already handed out stays written.
+No more workers start than the machine has cores
+(:func:`skatdd.runner.workers.cap_workers`).
 """
 from __future__ import annotations
 
 import functools
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +46,8 @@ from skatdd.formats.json_object import load_json, position_from_json
 from skatdd.formats.json_text import json_text
 
 from .ordered import Chunk, Item, run_ordered
+from .stopping import deferred_stops
+from .workers import cap_workers, init_worker, usable_cores
 
 __all__ = [
     "WINDOW",
@@ -114,13 +119,18 @@ class BatchSummary:
 
 
 def default_jobs() -> int:
-    """Workers when ``--jobs`` is not given: every core (``os.cpu_count()``), at least 1."""
-    return os.cpu_count() or 1
+    """Workers when ``--jobs`` is not given: every core this process may use, at least 1."""
+    return usable_cores()
 
 
 def worker_count(jobs: int | None, lines: int | None = None) -> int:
-    """Workers to start: *jobs*, or every core when it is ``None``; no more than *lines* when known; at least 1."""
+    """Workers to start: *jobs*, or every core when it is ``None``; no more than *lines* when known; at least 1.
+
+    *jobs* beyond the machine's cores is capped, with a warning naming it (:func:`skatdd.runner.workers.cap_workers`).
+    """
     workers = jobs if jobs is not None else default_jobs()
+    if workers > 1:
+        workers = cap_workers(workers, what=f"--jobs {workers}")
     if lines:
         workers = min(workers, lines)
     return max(workers, 1)
@@ -163,7 +173,7 @@ def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
 
 
 def record_line(record: dict[str, Any]) -> str:
-    """*record* as one line of strict JSON (no newline), always valid UTF-8 (:func:`~skatdd.formats.json_text.json_text`)."""
+    """*record* as one line of strict JSON (no newline), always valid UTF-8 (:func:`skatdd.formats.json_text.json_text`)."""
     return json_text(record)
 
 
@@ -220,10 +230,10 @@ _worker_solver: Solver | None = None
 _worker_handler: LineHandler | None = None
 
 
-def _init_worker(tt_mb: int, handler: LineHandler) -> None:
-    """Per-process setup: ignore Ctrl-C (the parent handles it) and build the one Solver."""
+def _init_worker(parent: int, tt_mb: int, handler: LineHandler) -> None:
+    """Per-process setup: the signals and the tie to *parent* (:func:`skatdd.runner.workers.init_worker`), the one Solver."""
     global _worker_solver, _worker_handler
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init_worker(parent)
     _worker_solver = Solver(tt_mb=tt_mb)
     _worker_handler = handler
 
@@ -243,8 +253,14 @@ def _context() -> multiprocessing.context.BaseContext:
 def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExecutor:
     """A pool whose workers are already running: forked now, before the input reader thread holds any lock."""
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                                   initargs=(tt_mb, handler))
-    executor.submit(int).result()  # with 'fork' the first task starts every worker
+                                   initargs=(os.getpid(), tt_mb, handler))
+    try:
+        # Stops are held back while the workers are forked (skatdd.runner.stopping), and taken after.
+        with deferred_stops():
+            executor.submit(int).result()  # with 'fork' the first task starts every worker
+    except BaseException:  # the ones started must not be left behind
+        _kill(executor)
+        raise
     return executor
 
 
@@ -317,12 +333,15 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     when they are waiting.  *dask* (a scheduler address or
     ``local[:N]``) runs the lines on that Dask cluster instead, *jobs* then
     unused (:func:`skatdd.runner.cluster.run_on_cluster`; *total*, the number of
-    lines when known, sizes its chunks).  Returns the counts; raises
+    lines when known, sizes its chunks).  *jobs* beyond what the machine
+    runs is capped, with a warning line on stderr (:func:`skatdd.runner.workers.cap_workers`).  Returns the counts; raises
     ``ValueError`` for *jobs* < 1 and re-raises :class:`KeyboardInterrupt`
     after stopping the workers.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if jobs > 1 and dask is None:
+        jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=tt_mb)
     summary = BatchSummary()
     start = time.perf_counter()
 

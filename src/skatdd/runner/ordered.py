@@ -16,10 +16,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .stopping import raise_if_stopped
+
 if TYPE_CHECKING:
     from .lines import LineOutcome
 
 __all__ = ["Backend", "Chunk", "InputFeed", "Item", "WorkFuture", "run_ordered"]
+
+#: How often the loop looks for a stop signal whose interrupt was lost (see :func:`run_ordered`).
+STOP_CHECK_SECONDS = 0.5
 
 #: One input line: ``(line_number, raw_line)``.
 Item = tuple[int, "bytes | str"]
@@ -116,12 +121,14 @@ class InputFeed:
             self._changed = True
             self._cond.notify_all()
 
-    def wait(self) -> None:
-        """Block until a line was read, the input ended or :meth:`poke` was called since the last wait."""
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until a line was read, the input ended or :meth:`poke` was called since the last wait.
+
+        Returns after *timeout* seconds in any case, when given.
+        """
         with self._cond:
-            while not self._changed:
-                self._cond.wait()
-            self._changed = False
+            if self._cond.wait_for(lambda: self._changed, timeout):
+                self._changed = False
 
     def close(self) -> None:
         """Stop reading ahead (the thread may stay blocked in a read; it is a daemon)."""
@@ -140,7 +147,9 @@ def run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOut
     yet submitted.  When a chunk's future raises, ``backend.failed`` decides
     what is reported for it and whether the chunks behind it are submitted
     again.  Exceptions (``KeyboardInterrupt`` included) propagate; the caller
-    stops the backend.
+    stops the backend.  A stop signal whose interrupt was lost on the way
+    (:func:`skatdd.runner.stopping.raise_if_stopped`) is raised here within
+    :data:`STOP_CHECK_SECONDS`.
     """
     feed = InputFeed(items, read_ahead)
     pending: deque[tuple[Chunk, WorkFuture]] = deque()
@@ -169,6 +178,7 @@ def run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOut
                     continue
             if not pending and feed.exhausted:
                 return
-            feed.wait()
+            feed.wait(STOP_CHECK_SECONDS)
+            raise_if_stopped()
     finally:
         feed.close()

@@ -26,13 +26,13 @@ text reader's own error, not the CLI's "file does not exist".
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 from skatdd.core.cards import Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, parse_game, parse_seat
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import looks_like_path, strip_comments
 from skatdd.formats.iss import IssGame, IssResult
@@ -123,7 +123,7 @@ def _dealt(obj: dict[str, Any]) -> dict[str, Any]:
     if isinstance(seed, bool) or not isinstance(seed, int) or not -_SEED_LIMIT < seed < _SEED_LIMIT:
         raise RequestError("field 'seed' must be an integer (below 2**63 in size)")
     game, _, _ = _overrides({"game": obj.get("game")})
-    rng = random.Random(seed)
+    rng = generator(seed)
     if kind == "realistic":
         pos, _meta = realistic_deal(rng, game=game)
         spec = GameSpec(id=f"realistic-{seed}", game=pos.game, declarer=pos.declarer, hands=list(pos.hands),

@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import os
 import platform
-import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -46,6 +45,7 @@ from typing import Any
 
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, WIN_POINTS, Game
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 
 __all__ = [
@@ -345,7 +345,7 @@ def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CL
                 solver: Solver | None = None) -> list[Position]:
     """The first *n* realistic deals of *seed* whose double-dummy value lies in ``61 +- margin``.
 
-    Deals come from one ``random.Random(seed)`` as in
+    Deals come from one :func:`skatdd.core.seeds.generator` of *seed* as in
     :func:`skatdd.tools.generate.realistic_deals` (null deals, which have no
     point value, are skipped); each is solved (with *solver*, or a new
     one) to select it, so the same seed gives the same list.  *game* forces
@@ -358,7 +358,7 @@ def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CL
         raise ValueError("close games are decided by points: there are none in null")
     if n < 1 or margin < 0:
         raise ValueError(f"need n >= 1 and margin >= 0, got n={n}, margin={margin}")
-    rng = random.Random(seed)
+    rng = generator(seed)
     solver = solver if solver is not None else Solver()
     out: list[Position] = []
     for _ in range(CLOSE_ATTEMPTS * n):

@@ -44,6 +44,7 @@ from skatdd.core.cards import (
 from skatdd.core.errors import CardCountError
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, JACKS, Game, parse_game, parse_seat, suit_mask, trick_winner, trump_mask
+from skatdd.core.seeds import generator
 
 __all__ = [
     "ContractEvaluation",
@@ -460,8 +461,8 @@ def realistic_deal(rng: random.Random, *, game: Game | None = None) -> tuple[Pos
 
 
 def realistic_deals(seed: int, n: int, *, game: Game | None = None) -> list[Position]:
-    """*n* realistic deals (:func:`realistic_deal`) from ``random.Random(seed)``; the same seed gives the same list."""
-    rng = random.Random(seed)
+    """*n* realistic deals (:func:`realistic_deal`) from ``generator(seed)``; the same seed gives the same list."""
+    rng = generator(seed)
     return [realistic_deal(rng, game=game)[0] for _ in range(n)]
 
 

@@ -1,0 +1,134 @@
+"""Players that judge cards better than plain PIMC: weighted worlds (bidding, play) and honest endgames.
+
+Named on the command line (:func:`advanced_player`, reached through
+:func:`skatdd.play.players.load_player`):
+
+``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
+    PIMC over at most N worlds drawn and weighed by
+    :func:`skatdd.analysis.inference.weighted_worlds` with that inference: each
+    world's double-dummy results count with its weight; the best card for
+    the side by weighted win fraction, then weighted mean card points.
+``alphamu:N:K``
+    plain PIMC over N uniform worlds until the declarer has at most K cards;
+    from then on the declarer plays the best honest card
+    (:func:`skatdd.analysis.honest.honest_card_values` over the same N worlds: highest
+    ``honest_win``, then ``pimc_win``, then PIMC's mean points).  Defenders
+    play PIMC throughout.  A search that exceeds its node budget falls back
+    to PIMC for that card.  ``alphamu:N:K+bids`` (or ``+play``, ``+all``)
+    draws the worlds with that inference.
+
+Among equally good cards the cheapest is played
+(:func:`skatdd.play.heuristic.cheapest`), as the built-in players do.  Every
+random choice comes from ``random.Random(seed)``, one seed per decision.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+from skatdd.analysis.advise import WinRule, card_results, world_position
+from skatdd.analysis.honest import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.inference import INFERENCES, Evidence, weighted_worlds
+from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.core.cards import Card
+from skatdd.core.errors import SkatddError, quote
+from skatdd.core.position import Position
+
+from .heuristic import cheapest
+from .players import PlayerFactory, PlayerSpec, thread_solver
+from .state import PlayerState
+
+__all__ = ["AdvancedPlayer", "advanced_player", "weighted_best"]
+
+
+def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
+                  declarer_moves: bool) -> tuple[list[Card], dict[Card, tuple[float, float]]]:
+    """The best cards by weighted (win fraction, mean points) over *worlds*, and every card's pair.
+
+    The declarer maximises the pair, a defender minimises it.  Each world is
+    solved double-dummy in this thread's solver (emptied before each world,
+    as :mod:`skatdd.analysis.advise` does).
+    """
+    solver = thread_solver()
+    total = sum(weights)
+    sums: dict[Card, list[float]] = {}
+    for world, weight in zip(worlds, weights, strict=True):
+        solver.clear()
+        for card, (value, wins) in card_results(solver, world_position(pos, world), rule).items():
+            acc = sums.setdefault(card, [0.0, 0.0])
+            acc[0] += weight * wins
+            acc[1] += weight * (value or 0)
+    pairs = {card: (acc[0] / total, acc[1] / total) for card, acc in sums.items()}
+    target = max(pairs.values()) if declarer_moves else min(pairs.values())
+    return [card for card, pair in pairs.items() if pair == target], pairs
+
+
+class AdvancedPlayer:
+    """PIMC over weighted worlds, optionally honest in the declarer's endgame (module docstring)."""
+
+    def __init__(self, seat: int, seed: int, worlds: int, inference: str = "none", honest: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.inference = inference
+        self.honest = honest
+
+    def play(self, state: PlayerState) -> Card:
+        """The chosen card (module docstring); a forced card without a search."""
+        seed = self.rng.randrange(2**32)
+        if len(state.legal) == 1:
+            return state.legal[0]
+        # Any world of the view gives the same public state and the same own hand.
+        pos = state.position(WorldSpace(state.view)[0])
+        evidence = Evidence.of(pos, state.declaration, state.bids)
+        solver = thread_solver()
+        drawn = weighted_worlds(state.view, evidence, self.worlds, random.Random(seed), inference=self.inference,
+                                solver=solver)
+        rule = WinRule.of(state.declaration)
+        if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
+            try:
+                result = honest_card_values(pos, state.declaration, drawn.worlds, self.honest,
+                                            weights=drawn.weights, solver=solver)
+            except HonestBudgetExceeded:
+                pass
+            else:
+                _, pairs = weighted_best(pos, drawn.worlds, drawn.weights, rule, True)
+                keys = {c.card: (c.honest_win, c.pimc_win, pairs[c.card][1]) for c in result.cards}
+                top = max(keys.values())
+                return cheapest([card for card, key in keys.items() if key == top], state.game)
+        best, _ = weighted_best(pos, drawn.worlds, drawn.weights, rule, state.is_declarer)
+        return cheapest(best, state.game)
+
+
+def _bad(name: str, why: str) -> SkatddError:
+    return SkatddError(f"player {quote(name)}: {why}: expected pimc:N+bids, pimc:N+play, pimc:N+all or "
+                       "alphamu:N:K[+bids|+play|+all]")
+
+
+def _count(text: str, name: str, what: str, low: int, high: int) -> int:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise _bad(name, f"{what} must be a number from {low} to {high}, not {quote(text)}")
+    return int(text)
+
+
+def advanced_player(name: str) -> PlayerSpec:
+    """The player named *name*: ``pimc:N+INFERENCE`` or ``alphamu:N:K[+INFERENCE]`` (module docstring).
+
+    Raises :class:`~skatdd.core.errors.SkatddError` naming the token otherwise.
+    """
+    text = name.strip()
+    base, plus, inference = text.partition("+")
+    if plus and inference not in INFERENCES[1:]:
+        raise _bad(name, f"unknown inference {quote(inference)}")
+    parts = base.split(":")
+    honest: int | None = None
+    if parts[0] == "pimc" and len(parts) == 2 and plus:
+        worlds = _count(parts[1], name, "N", 1, 100_000)
+    elif parts[0] == "alphamu" and len(parts) in (2, 3):
+        worlds = _count(parts[1], name, "N", 1, 100_000)
+        honest = _count(parts[2], name, "K", 1, 10) if len(parts) == 3 else DEFAULT_TRICKS
+    else:
+        raise _bad(name, "not an advanced player")
+    factory: PlayerFactory = functools.partial(AdvancedPlayer, worlds=worlds, inference=inference or "none",
+                                               honest=honest)
+    return PlayerSpec(text, factory, False)

@@ -1,0 +1,155 @@
+"""Honest endgames (skatdd.analysis.honest) against a plain brute force over every declarer strategy."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from honest_brute import brute_honest, brute_pimc
+from skatdd.analysis.advise import WinRule, mover_view, world_position
+from skatdd.analysis.honest import HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.core.cards import CARD_POINTS
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+
+
+def endgame(rng: random.Random, game: Game, tricks: int, hand: bool, schneider: bool = False) -> tuple[Position, Declaration]:
+    """A random endgame with *tricks* tricks left, the declarer to move, and points that leave the game open.
+
+    The cards already on the table were played legally, so the voids they show fit the hands.
+    """
+    cards = list(range(32))
+    rng.shuffle(cards)
+    declarer = rng.randrange(3)
+    on_table = rng.randrange(3)
+    leader = (declarer - on_table) % 3
+    hands = [sum(1 << c for c in cards[i * tricks:(i + 1) * tricks]) for i in range(3)]
+    skat = sum(1 << c for c in cards[3 * tricks:3 * tricks + 2])
+    in_play = sum(CARD_POINTS[c] for c in range(32) if (hands[0] | hands[1] | hands[2] | skat) >> c & 1)
+    target = 90 if schneider else 61
+    low, high = max(0, target - in_play), min(target - 1, 120 - in_play)
+    points = rng.randint(low, high) if low <= high else 0
+    won = 0 if game.is_null else 10 - tricks - 1  # a null declarer still in the game has no trick
+    pos = Position(game, declarer, hands, skat, leader, [], points, won, 10 - tricks - won)
+    for _ in range(on_table):
+        pos.play(rng.choice(pos.legal_moves()))
+    pos = Position(game, declarer, list(pos.hands), skat, leader, list(pos.trick), points, won, 10 - tricks - won)
+    pos.validate()
+    return pos, Declaration(game, hand=hand or schneider, schneider=schneider)
+
+
+def views_worlds(pos: Position, decl: Declaration) -> list[World]:
+    return list(WorldSpace(mover_view(pos, decl)))
+
+
+def check_against_brute(pos: Position, decl: Declaration, worlds: list[World], weights: list[float],
+                        solver: Solver) -> bool:
+    """Assert honest == brute force (when the brute force is small enough) and pimc == plain minimax."""
+    result = honest_card_values(pos, decl, worlds, 4, weights=weights, solver=solver)
+    positions = [world_position(pos, w) for w in worlds]
+    rule = WinRule.of(decl)
+    pimc = brute_pimc(positions, weights, rule)
+    for card in result.cards:
+        assert card.pimc_win == pytest.approx(pimc[card.card])
+    brute = brute_honest(positions, weights, rule, limit=2000)
+    if brute is None:
+        return False
+    for card in result.cards:
+        assert card.honest_win == pytest.approx(brute[card.card]), (pos, worlds, card)
+    return True
+
+
+@pytest.mark.parametrize(("game", "schneider"), [(Game.CLUBS, False), (Game.GRAND, False), (Game.HEARTS, True),
+                                                 (Game.NULL, False)])
+def test_honest_equals_brute_force_on_random_subsets(solver: Solver, game: Game, schneider: bool) -> None:
+    rng = random.Random(int(game) + 10)
+    checked = 0
+    for _ in range(8):
+        pos, decl = endgame(rng, game, 3, hand=rng.random() < 0.4, schneider=schneider)
+        worlds = views_worlds(pos, decl)
+        chosen = rng.sample(worlds, min(len(worlds), rng.randint(2, 5)))
+        weights = [float(rng.randint(1, 4)) for _ in chosen]
+        checked += check_against_brute(pos, decl, chosen, weights, solver)
+    assert checked >= 5
+
+
+def _fused(pos: Position, decl: Declaration, worlds: list[World], solver: Solver) -> bool:
+    result = honest_card_values(pos, decl, worlds, 4, solver=solver)
+    return any(c.honest_win < c.pimc_win - 1e-9 for c in result.cards)
+
+
+@pytest.mark.parametrize("tricks", [3, 4])
+def test_honest_equals_brute_force_where_pimc_fuses(solver: Solver, tricks: int) -> None:
+    """Positions where honest < PIMC, shrunk to the fewest worlds that keep it, then brute-forced."""
+    rng = random.Random(7 + tricks)
+    found = 0
+    for _ in range(300):
+        game = rng.choice([Game.CLUBS, Game.GRAND, Game.SPADES, Game.NULL])
+        pos, decl = endgame(rng, game, tricks, hand=rng.random() < 0.5)
+        worlds = views_worlds(pos, decl)
+        if len(worlds) > 10 * tricks or not _fused(pos, decl, worlds, solver):
+            continue
+        i = 0
+        while i < len(worlds):
+            fewer = worlds[:i] + worlds[i + 1:]
+            if len(fewer) >= 2 and _fused(pos, decl, fewer, solver):
+                worlds = fewer
+            else:
+                i += 1
+        found += check_against_brute(pos, decl, worlds, [1.0] * len(worlds), solver)
+        if found >= 5 - tricks:
+            break
+    assert found >= 5 - tricks
+
+
+def test_honest_never_above_pimc_and_equal_for_one_world(solver: Solver) -> None:
+    rng = random.Random(99)
+    below = 0
+    for trial in range(40):
+        game = rng.choice([Game.CLUBS, Game.GRAND, Game.DIAMONDS, Game.NULL])
+        pos, decl = endgame(rng, game, 3 + trial % 2, hand=rng.random() < 0.5)
+        worlds = views_worlds(pos, decl)[:60]
+        result = honest_card_values(pos, decl, worlds, 4, solver=solver)
+        for card in result.cards:
+            assert card.honest_win <= card.pimc_win + 1e-12
+            below += card.honest_win < card.pimc_win
+        one = honest_card_values(pos, decl, worlds[:1], 4, solver=solver)
+        for card in one.cards:
+            assert card.honest_win == card.pimc_win
+            after = world_position(pos, worlds[0])
+            after.play(card.card)
+            assert card.pimc_win == float(solver.declarer_wins(after) if decl.game.is_null
+                                          else solver.reaches(after, 61))
+    assert below > 0  # the positions do show strategy fusion somewhere
+
+
+def test_bad_calls_raise(solver: Solver) -> None:
+    rng = random.Random(5)
+    pos, decl = endgame(rng, Game.CLUBS, 3, hand=False)
+    worlds = views_worlds(pos, decl)
+    with pytest.raises(DealFormatError, match="at most 2 tricks"):
+        honest_card_values(pos, decl, worlds, 2, solver=solver)
+    with pytest.raises(DealFormatError, match="at least one world"):
+        honest_card_values(pos, decl, [], 3, solver=solver)
+    with pytest.raises(DealFormatError, match="weights"):
+        honest_card_values(pos, decl, worlds, 3, weights=[1.0], solver=solver)
+    pos.play(pos.legal_moves()[0])
+    if not pos.is_over() and pos.to_move != pos.declarer:
+        with pytest.raises(DealFormatError, match="defender"):
+            honest_card_values(pos, decl, worlds, 3, solver=solver)
+
+
+def test_budget_stops_the_search(solver: Solver) -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        pos, decl = endgame(rng, Game.GRAND, 4, hand=True)
+        worlds = views_worlds(pos, decl)[:40]
+        if honest_card_values(pos, decl, worlds, 4, solver=solver).nodes > 2:
+            with pytest.raises(HonestBudgetExceeded):
+                honest_card_values(pos, decl, worlds, 4, solver=solver, budget=1)
+            return
+    raise AssertionError("no position needed more than two nodes")

@@ -1,0 +1,191 @@
+"""Inference from the bidding and the play (skatdd.analysis.inference, inference_bids, inference_play)."""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skatdd.analysis.advise import mover_view
+from skatdd.analysis.inference import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
+from skatdd.analysis.inference_bids import (
+    Auction,
+    auction_likelihood,
+    bid_intervals,
+    limit_at_least,
+    seat_likelihood,
+    win_chance,
+)
+from skatdd.analysis.inference_play import card_probability, play_likelihood
+from skatdd.analysis.worlds import World, WorldSpace, hand_view
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+from skatdd.tools.generate import realistic_deal
+
+GRAND_HAND = mask_of(parse_cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
+NOTHING = mask_of(parse_cards("C7 C8 S7 S8 H8 H9 HQ D8 D9 DQ"))
+
+
+def test_bid_intervals_read_the_auction() -> None:
+    # Middlehand says 18 and 20, forehand holds both, middlehand passes; rearhand passes; forehand declares.
+    moves = [(1, "18"), (0, "y"), (1, "20"), (0, "y"), (1, "p"), (2, "p")]
+    assert bid_intervals(moves) == {1: (20, 22), 0: (20, None), 2: (0, 22)}
+    # Forehand passes when asked 18: his limit is below 18.
+    assert bid_intervals([(1, "18"), (0, "p"), (2, "p")]) == {1: (18, None), 0: (0, 18), 2: (0, 20)}
+    # Everyone passes at once but forehand, who opens.
+    assert bid_intervals([(1, "p"), (2, "p"), (0, "18")]) == {1: (0, 18), 2: (0, 18), 0: (18, None)}
+    with pytest.raises(DealFormatError, match="'x'"):
+        bid_intervals([(1, "x")])
+    with pytest.raises(DealFormatError, match="'18'"):
+        bid_intervals([(1, "20"), (0, "y"), (1, "18")])
+
+
+def test_bidding_model_orders_hands() -> None:
+    assert win_chance(GRAND_HAND, Game.GRAND, forehand=False) > 0.9
+    assert win_chance(NOTHING, Game.GRAND, forehand=False) < 0.01
+    assert win_chance(NOTHING, Game.CLUBS, forehand=False) < 0.01
+    values = [18, 20, 24, 36, 48, 72, 96, 120]
+    chances = [limit_at_least(GRAND_HAND, v, forehand=False) for v in values]
+    assert chances == sorted(chances, reverse=True)
+    assert limit_at_least(GRAND_HAND, 0, forehand=False) == 1.0
+    assert limit_at_least(GRAND_HAND, None, forehand=False) == 0.0
+    # A seat that passed at 18 (limit below 18) is far likelier to hold nothing than the grand.
+    assert seat_likelihood(NOTHING, 0, 18, forehand=False) > 10 * seat_likelihood(GRAND_HAND, 0, 18, forehand=False)
+    # A seat that bid 48 more likely holds the grand.
+    assert seat_likelihood(GRAND_HAND, 48, None, forehand=False) > seat_likelihood(NOTHING, 48, None, forehand=False)
+
+
+def _defender_view_with_grand_elsewhere() -> tuple[World, World, Auction]:
+    """Two worlds of forehand's view: in one the passed middlehand holds the grand, in the other rearhand does."""
+    own = mask_of(parse_cards("C9 S9 HT HK D7 DA DT DK H7 H8"))
+    other = 0xFFFFFFFF & ~own & ~GRAND_HAND
+    rest = [c for c in range(32) if other >> c & 1]
+    filler, skat = mask_of(rest[:10]), mask_of(rest[10:12])
+    auction = Auction.of([(1, "p"), (2, "18"), (0, "p")], declarer=2, game=Game.CLUBS, hand_game=False)
+    return World((own, GRAND_HAND, filler), skat), World((own, filler, GRAND_HAND), skat), auction
+
+
+def test_a_passed_seat_holding_a_grand_weighs_less() -> None:
+    with_middle, with_rear, auction = _defender_view_with_grand_elsewhere()
+    w_middle = auction_likelihood(auction, with_middle.hands, [1, 2])
+    w_rear = auction_likelihood(auction, with_rear.hands, [1, 2])
+    assert w_middle < w_rear / 5
+    # The viewer's own bidding says nothing: leaving seat 0 out or in changes nothing here.
+    assert auction_likelihood(auction, with_middle.hands, [1]) == pytest.approx(
+        seat_likelihood(GRAND_HAND, 0, 18, forehand=False))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=10.0), min_size=1, max_size=30), st.integers(1, 40),
+       st.integers(0, 2**32))
+def test_systematic_resampling_is_proportional(weights: list[float], n: int, seed: int) -> None:
+    counts = _systematic(weights, n, random.Random(seed))
+    total = sum(weights)
+    if total == 0:
+        assert counts == [0] * len(weights)
+        return
+    assert sum(counts) == n
+    for w, k in zip(weights, counts, strict=True):
+        assert math.floor(n * w / total) - 1 <= k <= math.ceil(n * w / total) + 1
+        if w == 0:
+            assert k == 0
+
+
+def _game_in_play(seed: int, cards: int) -> tuple[Position, Declaration, list[tuple[int, str]]]:
+    rng = random.Random(seed)
+    pos, _ = realistic_deal(rng)
+    decl = Declaration(pos.game)
+    bids = {0: [(1, "18"), (0, "y"), (1, "p"), (2, "p")], 1: [(1, "18"), (0, "p"), (2, "p")],
+            2: [(1, "p"), (2, "18"), (0, "p")]}[pos.declarer]
+    solver = Solver(tt_mb=16)
+    for _ in range(cards):
+        values = solver.card_values(pos)
+        pick = max if pos.to_move == pos.declarer else min
+        scores = {c: float(v.declarer_wins) if pos.game.is_null else float(v.value or 0) for c, v in values.items()}
+        pos.play(pick(scores, key=scores.__getitem__))
+    return pos, decl, bids
+
+
+@pytest.mark.parametrize("inference", ["none", "bids", "play", "all"])
+def test_weighted_worlds_reproducible_by_seed(inference: str) -> None:
+    pos, decl, bids = _game_in_play(4, 7)
+    view = mover_view(pos, decl)
+    evidence = Evidence.of(pos, decl, bids)
+    first = weighted_worlds(view, evidence, 6, random.Random(11), inference=inference, solver=Solver(tt_mb=8))
+    again = weighted_worlds(view, evidence, 6, random.Random(11), inference=inference, solver=Solver(tt_mb=32))
+    assert first.worlds == again.worlds and first.weights == again.weights
+    assert 1 <= len(first.worlds) <= 6 and all(w > 0 for w in first.weights)
+    assert 0 < first.ess <= len(first.worlds) + 1e-9
+    assert first.ess == pytest.approx(effective_size(first.weights))
+    space = WorldSpace(view)
+    assert first.count == len(space)
+    for world, now in zip(first.worlds, world_positions(view, evidence, first.worlds), strict=True):
+        assert now.hands[view.seat] == pos.hands[view.seat] and world.hands[view.seat] == pos.hands[view.seat]
+    if inference in ("none", "bids"):
+        assert first.searches == 0
+    else:
+        assert first.searches > 0
+    if inference == "none":
+        assert first.weights == [1.0] * len(first.worlds)
+
+
+def test_exact_when_every_world_fits() -> None:
+    pos, decl, bids = _game_in_play(4, 22)
+    view = mover_view(pos, decl)
+    evidence = Evidence.of(pos, decl, bids)
+    space = list(WorldSpace(view))
+    result = weighted_worlds(view, evidence, len(space), random.Random(1), inference="bids")
+    assert result.exact and result.worlds == space
+    others = [s for s in range(3) if s != view.seat]
+    for world, weight in zip(result.worlds, result.weights, strict=True):
+        assert weight == auction_likelihood(evidence.auction, world.start_hands(view), others)
+
+
+def test_play_likelihood_is_the_product_of_softmax_probabilities() -> None:
+    pos, _, _ = _game_in_play(6, 5)
+    solver = Solver(tt_mb=16)
+    # The true world: rebuild the start from the hands now plus the cards played.
+    hands = list(pos.hands)
+    for seat, card in pos.history:
+        hands[seat] |= 1 << card
+    start = Position(pos.game, pos.declarer, hands, pos.skat, 0)
+    seats = [s for s in range(3) if s != pos.to_move]
+    likelihood, searches = play_likelihood(solver, start, pos.history, seats, max_cards=10)
+    replay = start.copy()
+    expected, asked = 1.0, 0
+    for seat, card in pos.history:
+        if seat in seats and len(replay.legal_moves()) > 1:
+            p, n = card_probability(solver, replay, card)
+            expected *= p
+            asked += n
+        replay.play(card)
+    assert likelihood == pytest.approx(expected) and searches == asked
+    # Probabilities over the legal cards sum to one; the double-dummy best card is the likeliest.
+    probe = start.copy()
+    probs = {c: card_probability(solver, probe, c)[0] for c in probe.legal_moves()}
+    assert sum(probs.values()) == pytest.approx(1.0)
+    values = solver.card_values(probe)
+    side = 1 if probe.to_move == probe.declarer else -1
+    best = max(values, key=lambda c: side * (values[c].value or 0))
+    assert probs[best] == max(probs.values())
+    hot = {c: card_probability(solver, probe, c, temperature=1e9)[0] for c in probe.legal_moves()}
+    assert all(p == pytest.approx(1 / len(hot)) for p in hot.values())
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(DealFormatError, match="'bidding'"):
+        parse_inference("bidding")
+    view = hand_view(0, GRAND_HAND)
+    evidence = Evidence(Game.GRAND, 0, Declaration(Game.GRAND))
+    with pytest.raises(DealFormatError, match="at least 1"):
+        weighted_worlds(view, evidence, 0, random.Random(1))
+    with pytest.raises(DealFormatError, match="pool"):
+        weighted_worlds(view, evidence, 10, random.Random(1), pool=5)
+    with pytest.raises(DealFormatError, match="'x'"):
+        weighted_worlds(view, evidence, 10, random.Random(1), inference="x")

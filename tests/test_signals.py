@@ -1,0 +1,233 @@
+"""A run stopped from outside ends cleanly and leaves no process behind: skatdd.runner.stopping, skatdd.runner.workers.
+
+Real commands in real processes, stopped by real signals: SIGTERM (``kill``,
+or ``timeout``, which signals the whole process group), SIGHUP, Ctrl-C
+(SIGINT to the process group, as a terminal sends it) and SIGKILL.  Every
+run is bounded by timeouts, and every test checks that no process the
+command started is still alive afterwards.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from skatdd.runner.stopping import Terminated, deferred_stops, exit_status, stop_message, stop_on_signals
+from skatdd.tools.generate import position_to_json, realistic_deals
+
+psutil = pytest.importorskip("psutil")
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = ("CJ", "SJ", "HJ", "CA", "CT", "C9", "SA", "ST", "H7", "D8")
+#: Long enough that no run here finishes before it is stopped.
+ODDS = ("odds", *HAND, "--seat", "F", "--worlds", "100000", "--tt-mb", "16")
+
+
+@pytest.fixture(scope="module")
+def deals(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """600 realistic deals as JSON lines: with ``--mode all`` several seconds of work for two workers."""
+    path = tmp_path_factory.mktemp("signals") / "deals.jsonl"
+    path.write_text("".join(json.dumps({"id": i, **position_to_json(p)}) + "\n"
+                            for i, p in enumerate(realistic_deals(77, 600))))
+    return path
+
+
+class Run:
+    """A ``python -m skatdd`` process in a session of its own (so a signal can go to its whole group)."""
+
+    def __init__(self, *args: str) -> None:
+        self.stderr: IO[str] = tempfile.TemporaryFile(mode="w+")  # a pipe could be held open by an orphan
+        self.proc = subprocess.Popen([sys.executable, "-m", "skatdd", *args], stdout=subprocess.DEVNULL,
+                                     stderr=self.stderr, text=True, cwd=ROOT, start_new_session=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        self.seen: dict[int, Any] = {}
+
+    def descendants(self) -> list[Any]:
+        """Every process the command has started so far (remembered, to check on them after it ends)."""
+        try:
+            kids = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+        for kid in kids:
+            self.seen.setdefault(kid.pid, kid)
+        return kids
+
+    def wait_for(self, ready: Callable[[], bool], what: str, timeout: float = 120) -> None:
+        """Poll until *ready()* (the command must still be running then)."""
+        deadline = time.monotonic() + timeout
+        while not ready():
+            assert self.proc.poll() is None, f"the command ended before {what}: {self.text()}"
+            assert time.monotonic() < deadline, f"no {what} after {timeout} s"
+            self.descendants()
+            time.sleep(0.02)
+        self.descendants()
+
+    def signal(self, sig: int, *, group: bool = False) -> None:
+        if group:
+            os.killpg(self.proc.pid, sig)
+        else:
+            self.proc.send_signal(sig)
+
+    def finish(self, timeout: float = 60) -> int:
+        """Wait for the command; then every process it started must end (within 10 s) -- else they are killed."""
+        try:
+            status = self.proc.wait(timeout=timeout)
+        finally:
+            alive = self._survivors(10)
+            for proc in alive:
+                proc.kill()
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        assert not alive, f"left running: {[(p.pid, ' '.join(p.cmdline())[:80]) for p in alive]}"
+        return status
+
+    def _survivors(self, seconds: float) -> list[Any]:
+        deadline = time.monotonic() + seconds
+        while True:
+            alive = []
+            for proc in self.seen.values():
+                try:
+                    if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
+                        alive.append(proc)
+                except psutil.NoSuchProcess:
+                    pass
+            if not alive or time.monotonic() > deadline:
+                return alive
+            time.sleep(0.1)
+
+    def text(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read()
+
+
+def lines_in(path: Path) -> int:
+    return path.read_text().count("\n") if path.exists() else 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_odds_stopped_by_a_signal_ends_its_workers(sig: int) -> None:
+    run = Run(*ODDS, "--jobs", "2")
+    run.wait_for(lambda: len(run.descendants()) >= 2, "two workers")
+    run.signal(sig)
+    assert run.finish() == 128 + sig
+    assert run.text().strip() == f"Terminated by {signal.Signals(sig).name}."
+
+
+@pytest.mark.parametrize(("sig", "group"), [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGTERM, True)])
+def test_batch_stopped_by_a_signal_keeps_what_it_wrote(deals: Path, tmp_path: Path, sig: int, group: bool) -> None:
+    """``kill``, a closed terminal and ``timeout`` (the whole group: the workers get the signal too)."""
+    out = tmp_path / "out.jsonl"
+    run = Run("batch", str(deals), "--jobs", "2", "--mode", "all", "--tt-mb", "16", "-o", str(out))
+    run.wait_for(lambda: lines_in(out) >= 2, "two lines written")
+    run.signal(sig, group=group)
+    assert run.finish() == 128 + sig
+    assert run.text().strip() == f"Terminated by {signal.Signals(sig).name}: the lines written so far are complete."
+    rows = [json.loads(line) for line in out.read_text().splitlines()]  # whole lines only
+    assert [row["id"] for row in rows] == list(range(len(rows))) and len(rows) < 600
+    assert all("error" not in row for row in rows)  # a worker dying of the group's signal is no line's error
+
+
+def test_workers_die_with_a_parent_killed_outright() -> None:
+    run = Run(*ODDS, "--jobs", "2")
+    run.wait_for(lambda: len(run.descendants()) >= 2, "two workers")
+    run.signal(signal.SIGKILL)  # no handler runs: the kernel ends the workers (PR_SET_PDEATHSIG)
+    assert run.finish() == -signal.SIGKILL
+
+
+def test_ctrl_c_still_stops_with_130(deals: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    run = Run("batch", str(deals), "--jobs", "2", "--mode", "all", "--tt-mb", "16", "-o", str(out))
+    run.wait_for(lambda: lines_in(out) >= 1, "a line written")
+    run.signal(signal.SIGINT, group=True)
+    assert run.finish() == 130
+    assert run.text().strip() == "Interrupted: the lines written so far are complete."
+
+
+# --------------------------------------------------------------------------- a local Dask cluster
+
+
+def test_ctrl_c_on_a_local_cluster_is_one_line(deals: Path, tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "out.jsonl"
+    run = Run("batch", str(deals), "--dask", "local:2", "--mode", "all", "--tt-mb", "16", "-o", str(out))
+    run.wait_for(lambda: lines_in(out) >= 1, "a line written")
+    run.signal(signal.SIGINT, group=True)  # a terminal's Ctrl-C: the workers get it too
+    assert run.finish() == 130
+    assert run.text().strip() == "Interrupted: the lines written so far are complete."
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_stopped_while_a_local_cluster_starts(deals: Path, tmp_path: Path, sig: int) -> None:
+    """The stop waits for the start to finish, then closes the cluster: no traceback, nothing left running."""
+    pytest.importorskip("distributed")
+    out = tmp_path / "out.jsonl"
+    run = Run("batch", str(deals), "--dask", "local:2", "--tt-mb", "16", "-o", str(out))
+    run.wait_for(lambda: len(run.descendants()) >= 1, "a process started")
+    run.signal(sig, group=True)
+    assert run.finish() == 128 + sig
+    assert run.text().strip().endswith("the lines written so far are complete."), run.text()
+    assert len(run.text().strip().splitlines()) == 1, run.text()
+
+
+# --------------------------------------------------------------------------- in this process
+
+
+@contextmanager
+def restored(*sigs: int) -> Iterator[None]:
+    saved = {sig: signal.getsignal(sig) for sig in sigs}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def test_stop_on_signals_raises_terminated_and_restores() -> None:
+    with restored(signal.SIGTERM, signal.SIGHUP):
+        before = signal.getsignal(signal.SIGTERM)
+        with pytest.raises(Terminated) as caught, stop_on_signals():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises at once
+        assert caught.value.signum == signal.SIGTERM and isinstance(caught.value, KeyboardInterrupt)
+        assert exit_status(caught.value) == 143 and stop_message(caught.value) == "Terminated by SIGTERM"
+        assert signal.getsignal(signal.SIGTERM) is before
+        assert exit_status(KeyboardInterrupt()) == 130 and stop_message(KeyboardInterrupt()) == "Interrupted"
+
+
+def test_stop_on_signals_leaves_an_ignored_signal_ignored() -> None:
+    with restored(signal.SIGHUP):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # nohup
+        with stop_on_signals():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+
+
+def test_deferred_stops_hold_signals_until_the_step_is_done() -> None:
+    with restored(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        steps = []
+        with pytest.raises(Terminated), stop_on_signals(), deferred_stops():
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.05)
+            steps.append("finished")  # not cut short
+        assert steps == ["finished"]
+        with pytest.raises(KeyboardInterrupt) as caught, deferred_stops():
+            os.kill(os.getpid(), signal.SIGINT)  # blocked here: delivered when the step is done
+            time.sleep(0.05)
+            steps.append("again")
+        assert steps == ["finished", "again"] and not isinstance(caught.value, Terminated)
+        with pytest.raises(KeyboardInterrupt) as failed, deferred_stops():
+            os.kill(os.getpid(), signal.SIGINT)
+            raise RuntimeError("a step that failed because it was stopped")
+        assert isinstance(failed.value.__cause__, RuntimeError)
+        with deferred_stops():
+            pass  # nothing came: nothing raised
