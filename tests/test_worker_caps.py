@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from skatdd.runner.seeds import generator
 
 from skatdd.analysis.worlds import choose_worlds, hand_view
 from skatdd.cli import main
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import SkatddError
+from skatdd.core.seeds import generator
 from skatdd.runner import cluster, workers
 from skatdd.runner.lines import worker_count
 
