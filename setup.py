@@ -1,7 +1,7 @@
 """Build the Cython extensions of skatdd from solver/; metadata lives in pyproject.toml.
 
 Each extension is one ``.pyx`` in solver/ that ``include``s its parts, so the
-hot code compiles as one C unit.  Set ``SKATDD_EXTENSIONS=_engine`` (comma
+hot code compiles as one C unit.  Set ``SKATDD_EXTENSIONS=engine._engine`` (comma
 separated module names) to build only some of them during development.
 """
 import os
@@ -11,8 +11,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 EXTENSIONS = {
-    "_engine": "solver/_engine.pyx",
-    "_nullouvert": "solver/_nullouvert.pyx",
+    "engine._engine": "solver/_engine.pyx",
+    "engine._nullouvert": "solver/_nullouvert.pyx",
 }
 
 

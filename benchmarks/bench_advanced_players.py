@@ -13,10 +13,10 @@ import argparse
 import statistics
 import time
 
+from skatdd.core.position import Position
 from skatdd.play.deals import generated_deal
 from skatdd.play.players import load_player
 from skatdd.play.state import state_for
-from skatdd.position import Position
 
 
 def main() -> None:

@@ -30,9 +30,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.advise import WorldRunner, advise, judge_analysis
-from skatdd.analyse import analyse_iss
-from skatdd.iss import IssGame, iter_iss
+from skatdd.analysis.advise import WorldRunner, advise, judge_analysis
+from skatdd.analysis.analyse import analyse_iss
+from skatdd.formats.iss import IssGame, iter_iss
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "data" / "iss-games.txt"
 ADVISE_TARGET = 2.0     # seconds, median advise on a first-trick position, 200 worlds

@@ -15,7 +15,7 @@ medians (``--rounds N``, ``--tt-mb N``, ``--no-review``)::
 
     python benchmarks/bench_analyse.py
 
-Every round builds a fresh :class:`~skatdd.solve.Solver` (128 MiB table, the
+Every round builds a fresh :class:`~skatdd.engine.solve.Solver` (128 MiB table, the
 command's default), as one ``skatdd analyse`` run does, so the time includes
 filling a cold table.  Set ``SKATDD_BENCH_ASSERT=1`` to make the pytest
 benchmarks fail when a median misses its target (off by default: a shared,
@@ -31,9 +31,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analyse import analyse_cards, analyse_iss
-from skatdd.iss import IssGame, iter_iss
-from skatdd.solve import Solver
+from skatdd.analysis.analyse import analyse_cards, analyse_iss
+from skatdd.engine.solve import Solver
+from skatdd.formats.iss import IssGame, iter_iss
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "data" / "iss-games.txt"
 CARD_TARGET = 1.0     # seconds, median card-by-card analysis of a full game

@@ -4,12 +4,12 @@ Target, single-threaded: a full ``best`` for one seat -- every game, all 66
 discards, the hand games -- in a median <= 1 s and a p90 <= 5 s over
 realistic deals.
 
-The deals come from :func:`skatdd.generate.realistic_deal`: full deals where
+The deals come from :func:`skatdd.tools.generate.realistic_deal`: full deals where
 a sensible player would declare, analysed for that declarer.  The generator
 returns the position after its own heuristic discard; ``best`` needs the
 skat *as dealt*, so :func:`realistic_best_deals` records the deal the
 generator drew (it draws every deal through
-:func:`skatdd.generate.random_deal`) and checks it against the position.
+:func:`skatdd.tools.generate.random_deal`) and checks it against the position.
 
 Not part of the normal test run (``testpaths`` is ``tests``).  Run with
 pytest-benchmark::
@@ -21,7 +21,7 @@ the median and p90 of each (``--deals N``, ``--seed S``, ``--tt-mb N``)::
 
     python benchmarks/bench_best.py --deals 100
 
-Every deal gets a fresh :class:`~skatdd.solve.Solver` (128 MiB table, the
+Every deal gets a fresh :class:`~skatdd.engine.solve.Solver` (128 MiB table, the
 command's default), as one ``skatdd best --declarer`` run does.  CPU time
 (``time.process_time``) is reported beside wall-clock time because a shared,
 loaded machine stretches the wall clock; set ``SKATDD_BENCH_ASSERT=1`` to
@@ -39,10 +39,10 @@ from contextlib import contextmanager
 
 import pytest
 
-import skatdd.generate as generate
-from skatdd.best import SeatReport, best_contracts
-from skatdd.cards import Mask
-from skatdd.solve import Solver
+import skatdd.tools.generate as generate
+from skatdd.analysis.best import SeatReport, best_contracts
+from skatdd.core.cards import Mask
+from skatdd.engine.solve import Solver
 
 SEED = 2024
 DEALS = 30
@@ -55,7 +55,7 @@ Deal = tuple[list[Mask], Mask, int]
 
 @contextmanager
 def _recording() -> Iterator[list[tuple[list[Mask], Mask]]]:
-    """Record every deal :func:`skatdd.generate.random_deal` hands out while active."""
+    """Record every deal :func:`skatdd.tools.generate.random_deal` hands out while active."""
     seen: list[tuple[list[Mask], Mask]] = []
     original = generate.random_deal
 

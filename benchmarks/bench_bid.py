@@ -7,8 +7,8 @@ command's defaults (20 skats x 20 worlds):
 * hand games alone (``--hand``): <= 5 s.
 
 The hands are those of ``benchmarks/bench_odds.py``: the declarers' ten
-cards of :func:`skatdd.generate.realistic_deals` (seed 1).  Each run starts
-fresh worker processes (one :class:`~skatdd.solve.Solver` of 128 MiB each,
+cards of :func:`skatdd.tools.generate.realistic_deals` (seed 1).  Each run starts
+fresh worker processes (one :class:`~skatdd.engine.solve.Solver` of 128 MiB each,
 the command's default), as one ``skatdd bid`` run does.
 
 Run like ``benchmarks/bench_odds.py`` (pytest-benchmark, or as a script
@@ -27,8 +27,8 @@ import time
 import pytest
 
 from bench_odds import HAND_SET, Hand, _cpu, bench_hands
-from skatdd.bid import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
-from skatdd.cards import format_mask
+from skatdd.analysis.bid import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
+from skatdd.core.cards import format_mask
 
 JOBS = 2
 #: case name -> (hand games only, target seconds)

@@ -3,7 +3,7 @@
 The input is the README's batch throughput set: ``realistic_deals(5, 400)``,
 one ``position_to_json`` per line.  Two views, timed by the wall clock:
 
-* the runner (in this process, :func:`skatdd.batch.run_batch`, interpreter
+* the runner (in this process, :func:`skatdd.runner.lines.run_batch`, interpreter
   and imports already loaded): ``jobs1``/``jobs2`` the local pool,
   ``dask1``/``dask2`` an already running local cluster of one or two
   single-threaded worker processes (the client connects in each run; every
@@ -45,8 +45,8 @@ from typing import Any
 
 import pytest
 
-from skatdd.batch import count_lines, read_lines, run_batch
-from skatdd.generate import position_to_json, realistic_deals
+from skatdd.runner.lines import count_lines, read_lines, run_batch
+from skatdd.tools.generate import position_to_json, realistic_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEEDUP_TARGET = 1.6    # dask2 throughput / dask1 throughput

@@ -1,6 +1,6 @@
 """Benchmarks of the double-dummy engine, with pytest-benchmark.
 
-Fixed seeded sets of realistic deals (:func:`skatdd.generate.realistic_deals`),
+Fixed seeded sets of realistic deals (:func:`skatdd.tools.generate.realistic_deals`),
 one per game family:
 
 * suit: the suit games among the first deals of the natural mix (the
@@ -8,7 +8,7 @@ one per game family:
 * grand and null: deals where that contract is forced on the seat that
   suits it best;
 * close: the first realistic suit and grand deals within 5 points of 61
-  (:func:`skatdd.bench.close_deals`), where the search works hardest.
+  (:func:`skatdd.tools.bench.close_deals`), where the search works hardest.
 
 Benchmarks: the exact value of every deal of a family (null: win or loss),
 each from an empty transposition table (as ``skatdd bench`` does); the
@@ -41,12 +41,12 @@ from functools import cache
 
 import pytest
 
-from skatdd import batch
-from skatdd.bench import close_deals, percentile, time_card_values, time_query, time_solve
-from skatdd.generate import position_to_json, realistic_deals
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
+from skatdd.runner import lines as batch
+from skatdd.tools.bench import close_deals, percentile, time_card_values, time_query, time_solve
+from skatdd.tools.generate import position_to_json, realistic_deals
 
 SEED = 2024
 TT_MB = 128

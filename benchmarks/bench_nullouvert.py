@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from skatdd.nullouvert import analyse
+from skatdd.engine.nullouvert import analyse
 
 # (id, hand, skat, declarer seat)
 KNOWN = [

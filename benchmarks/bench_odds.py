@@ -7,10 +7,10 @@ Targets, with ``--jobs 2`` on two cores, medians over the hands:
 * with the skat known (twelve cards), all seven game types x 66 discards
   over 200 worlds: <= 30 s.
 
-The hands are the declarers' of :func:`skatdd.generate.realistic_deals`
+The hands are the declarers' of :func:`skatdd.tools.generate.realistic_deals`
 (seed 1): their ten cards after the generator's discard, and that discard
 as the known skat -- hands a player would think of declaring.  Each run
-starts fresh worker processes (one :class:`~skatdd.solve.Solver` of 128
+starts fresh worker processes (one :class:`~skatdd.engine.solve.Solver` of 128
 MiB each, the command's default), as one ``skatdd odds`` run does.
 
 Not part of the normal test run (``testpaths`` is ``tests``).  Run with
@@ -34,9 +34,9 @@ import time
 
 import pytest
 
-from skatdd.cards import Mask, format_mask
-from skatdd.generate import realistic_deals
-from skatdd.odds import OddsReport, odds
+from skatdd.analysis.odds import OddsReport, odds
+from skatdd.core.cards import Mask, format_mask
+from skatdd.tools.generate import realistic_deals
 
 SEED = 1
 HANDS = 3

@@ -33,11 +33,11 @@ from typing import Literal
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_advise import GAMES
-from skatdd.advise import Chunk, WinRule, mover_view
-from skatdd.iss import IssGame
-from skatdd.position import Position
-from skatdd.solve import Solver
-from skatdd.worlds import World, choose_worlds
+from skatdd.analysis.advise import Chunk, WinRule, mover_view
+from skatdd.analysis.worlds import World, choose_worlds
+from skatdd.core.position import Position
+from skatdd.engine.solve import Solver
+from skatdd.formats.iss import IssGame
 
 FIRST_WORLDS = 200
 LATE_CARDS = 3

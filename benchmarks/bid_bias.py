@@ -19,13 +19,13 @@ import random
 import statistics
 
 from bench_odds import bench_hands
-from skatdd.best import GAME_ORDER, _heuristic, _Probe
-from skatdd.bid_tasks import _settle_band, band_scores, draw_skats
-from skatdd.odds import _classes, _discard_probes, _Job, _rank_probes, draw_worlds
-from skatdd.position import Position
-from skatdd.scoring import MIN_BID, matadors
-from skatdd.solve import Solver
-from skatdd.worlds import hand_view
+from skatdd.analysis.best import GAME_ORDER, _heuristic, _Probe
+from skatdd.analysis.bid_tasks import _settle_band, band_scores, draw_skats
+from skatdd.analysis.odds import _classes, _discard_probes, _Job, _rank_probes, draw_worlds
+from skatdd.analysis.worlds import hand_view
+from skatdd.core.position import Position
+from skatdd.core.scoring import MIN_BID, matadors
+from skatdd.engine.solve import Solver
 
 
 def gap(hand_index: int, worlds: int, skats: int, fresh: int, seed: int) -> tuple[float, float, float]:

@@ -1,12 +1,12 @@
-"""Fit the bidding model's win chances (skatdd.inference_bids.COEFFICIENTS) against double-dummy results.
+"""Fit the bidding model's win chances (skatdd.analysis.inference_bids.COEFFICIENTS) against double-dummy results.
 
 For each sample: a uniformly random deal and seat; the seat's ten dealt cards
 are judged for one contract (suit: a suit with at least four trumps, chosen
 uniformly among them; grand: at least one jack; null: danger at most 8); the
-seat picks up the skat, discards what :func:`skatdd.generate.evaluate_contract`
+seat picks up the skat, discards what :func:`skatdd.tools.generate.evaluate_contract`
 chooses, and the contract is solved double-dummy with forehand leading (the
 declarer wins with 61 points, null with no trick).  A logistic regression of
-the win on :func:`skatdd.inference_bids.hand_features` (Newton's method, a
+the win on :func:`skatdd.analysis.inference_bids.hand_features` (Newton's method, a
 small ridge) gives each family's coefficients.
 
 Run:  python benchmarks/fit_bidding_model.py --samples 3000 --seed 1
@@ -22,11 +22,11 @@ import random
 import sys
 import time
 
-from skatdd.generate import _null_danger, evaluate_contract, random_deal
-from skatdd.inference_bids import FEATURES, hand_features
-from skatdd.position import Position
-from skatdd.rules import JACKS, Game, suit_mask
-from skatdd.solve import Solver
+from skatdd.analysis.inference_bids import FEATURES, hand_features
+from skatdd.core.position import Position
+from skatdd.core.rules import JACKS, Game, suit_mask
+from skatdd.engine.solve import Solver
+from skatdd.tools.generate import _null_danger, evaluate_contract, random_deal
 
 Sample = tuple[tuple[float, ...], int]
 

@@ -26,13 +26,13 @@ import random
 import time
 
 from bench_odds import bench_hands
-from skatdd.best import _Probe
-from skatdd.cards import format_mask
-from skatdd.odds import _settle
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.solve import Solver
-from skatdd.worlds import choose_worlds, hand_view
+from skatdd.analysis.best import _Probe
+from skatdd.analysis.odds import _settle
+from skatdd.analysis.worlds import choose_worlds, hand_view
+from skatdd.core.cards import format_mask
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
 
 GAMES = (Game.GRAND, Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS)
 

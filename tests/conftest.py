@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from skatdd.solve import Solver
+from skatdd.engine.solve import Solver
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""A plain brute force over every declarer strategy, for checking :mod:`skatdd.honest` (tests only).
+"""A plain brute force over every declarer strategy, for checking :mod:`skatdd.analysis.honest` (tests only).
 
 A strategy maps each declarer information set (the cards played since the
 root, which is all he sees change) to a legal card.  Every choice at an
@@ -6,7 +6,7 @@ information set that two or more worlds reach is listed explicitly; at one
 only a single world reaches, the choice touches that world alone, so its best
 is the world's double-dummy play (and so is everything below it).  Each
 strategy is played out in each world by plain minimax, the defenders
-choosing per world, on :class:`skatdd.position.Position` (no engine, no
+choosing per world, on :class:`skatdd.core.position.Position` (no engine, no
 fronts, no pruning).
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from skatdd.advise import WinRule
-from skatdd.cards import Card
-from skatdd.position import Position
+from skatdd.analysis.advise import WinRule
+from skatdd.core.cards import Card
+from skatdd.core.position import Position
 
 History = tuple[Card, ...]
 

@@ -10,10 +10,10 @@ import copy
 import json
 from typing import Any
 
-from skatdd.cards import card_name
-from skatdd.deal import load_deal
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.cards import card_name
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import load_deal
 
 NULL_DEAL = ("C7 C9 CJ S7 S9 SA H7 H9 D7 D9 / CA CT CK CQ C8 ST SK SQ S8 HJ / "
              "DJ SJ HA HT HK HQ H8 DA DT DK / DQ D8")

@@ -1,6 +1,6 @@
 """Plain-Python brute force for null ouvert on small games, the yardstick of tests/test_nullouvert.py.
 
-Nothing here shares code with skatdd._nullouvert: worlds are explicit
+Nothing here shares code with skatdd.engine._nullouvert: worlds are explicit
 lists of hands, positions are replayed card by card, and nothing is
 normalised or memoised across states.
 """

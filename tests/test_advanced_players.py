@@ -6,14 +6,14 @@ import random
 import pytest
 
 import skatdd
-from skatdd.errors import SkatddError
-from skatdd.honest import honest_card_values
+from skatdd.analysis.honest import honest_card_values
+from skatdd.analysis.worlds import WorldSpace
+from skatdd.core.errors import SkatddError
+from skatdd.core.rules import ALL_GAMES
+from skatdd.core.scoring import Declaration
 from skatdd.play.advanced import AdvancedPlayer
 from skatdd.play.players import PimcPlayer, load_player
 from skatdd.play.state import state_for
-from skatdd.rules import ALL_GAMES
-from skatdd.scoring import Declaration
-from skatdd.worlds import WorldSpace
 from test_advise import random_position
 
 

@@ -24,15 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.advise import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
-from skatdd.analyse import analyse_iss
-from skatdd.generate import random_deal
-from skatdd.position import Position
-from skatdd.reference import reference_can_take_all, reference_card_values
-from skatdd.rules import ALL_GAMES, Game
-from skatdd.scoring import Declaration
-from skatdd.solve import Solver
-from skatdd.worlds import SKAT, WorldSpace
+from skatdd.analysis.advise import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
+from skatdd.analysis.analyse import analyse_iss
+from skatdd.analysis.worlds import SKAT, WorldSpace
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.reference import reference_can_take_all, reference_card_values
+from skatdd.engine.solve import Solver
+from skatdd.tools.generate import random_deal
 from test_worlds import replayable_splits
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
@@ -63,7 +63,7 @@ def declaration_for(game: Game, variant: int) -> Declaration:
 
 
 def independent_worlds(pos: Position, declaration: Declaration) -> set[tuple[int, int, int, int]]:
-    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.worlds)."""
+    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.analysis.worlds)."""
     seat = pos.to_move
     seen = {seat}
     if seat == pos.declarer and not declaration.hand:
@@ -165,7 +165,7 @@ def test_what_each_player_sees():
 
 
 def test_best_cards_follow_the_movers_side():
-    from skatdd.advise import CardAdvice
+    from skatdd.analysis.advise import CardAdvice
 
     cards = [CardAdvice(1, 3, 200, 5), CardAdvice(2, 3, 210, 5), CardAdvice(3, 1, 250, 5)]
     assert best_cards(cards, True) == [2]
@@ -226,7 +226,7 @@ def test_a_game_without_cards_and_json_after(solver, tmp_path):
                               runner=WorldRunner(jobs=2))
     summary = analysis.to_json()["summary"]
     assert summary["sd_costs"] == [0, 0, 0] and summary["sd_first_mistake"] is None
-    from skatdd.deal import load_deal
+    from skatdd.formats.readers import load_deal
 
     spec = load_deal(GAME_541932)
     path = tmp_path / "game.json"
@@ -286,7 +286,7 @@ def test_advise_text_and_deal_text():
 
 def test_analyse_worlds_jobs_and_files_agree(tmp_path):
     # A partial game keeps this quick: the first six cards of the diamonds game.
-    from skatdd.deal import load_deal
+    from skatdd.formats.readers import load_deal
 
     spec = load_deal(GAME_541932)
     spec.played = spec.played[:6]

@@ -1,4 +1,4 @@
-"""Tests for skatdd.analyse and ``skatdd analyse`` (docs/cli.md).
+"""Tests for skatdd.analysis.analyse and ``skatdd analyse`` (docs/cli.md).
 
 * every fixture record (tests/data/iss-games.txt): played games are analysed
   and reproduce the server's result (``score == v:``); passed games raise a
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import invoke, run_skatdd
-from skatdd.analyse import (
+from skatdd.analysis.analyse import (
     GameAnalysis,
     PlayLine,
     analyse_cards,
@@ -34,14 +34,14 @@ from skatdd.analyse import (
     analyse_spec,
     analyse_text,
 )
-from skatdd.cards import card_name, format_cards, format_mask
-from skatdd.deal import position_from_json
-from skatdd.errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
-from skatdd.generate import realistic_deals
-from skatdd.iss import parse_iss
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.cards import card_name, format_cards, format_mask
+from skatdd.core.errors import DealFormatError, IllegalPlayError, ISSFormatError, SkatddError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
+from skatdd.formats.iss import parse_iss
+from skatdd.formats.readers import position_from_json
+from skatdd.tools.generate import realistic_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
@@ -383,7 +383,7 @@ def test_readable_report() -> None:
 
 
 def test_readable_report_marks_the_decisive_card(solver: Solver) -> None:
-    from skatdd.commands.analyse import analysis_lines
+    from skatdd.cli.analyse import analysis_lines
 
     pos, cards, index = decisive_game(solver, "declarer loses the game", seed=3)
     analysis = analyse_spec(position_from_json(spec_json(pos, cards)), solver=solver, review=True)

@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli_runner import default_ctrl_c
-from skatdd import memory
 from skatdd.cli import cli
-from skatdd.errors import quote
-from skatdd.memory import available_mib
+from skatdd.core.errors import quote
+from skatdd.runner import memory
+from skatdd.runner.memory import available_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 LINES = [line for line in (ROOT / "tests" / "data" / "iss-games.txt").read_text().splitlines() if line.strip()]

@@ -1,4 +1,4 @@
-"""Tests for ``skatdd batch`` and :mod:`skatdd.batch` (docs/cli.md).
+"""Tests for ``skatdd batch`` and :mod:`skatdd.runner.lines` (docs/cli.md).
 
 JSON lines in, JSON lines out in input order (also with two workers), bad
 lines reported in place with their line number while every other line is
@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 import cli_runner
-from skatdd import batch
-from skatdd.deal import position_from_json
-from skatdd.generate import position_to_json, random_position, realistic_deals
-from skatdd.rules import ALL_GAMES
-from skatdd.solve import Solver
+from skatdd.core.rules import ALL_GAMES
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import position_from_json
+from skatdd.runner import lines as batch
+from skatdd.tools.generate import position_to_json, random_position, realistic_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "positions.jsonl"

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from skatdd.generate import position_to_json, random_position, realistic_deals
-from skatdd.rules import ALL_GAMES
-from skatdd.table import COLUMNS, table_row
+from skatdd.core.rules import ALL_GAMES
+from skatdd.present.table import COLUMNS, table_row
+from skatdd.tools.generate import position_to_json, random_position, realistic_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

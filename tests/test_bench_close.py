@@ -6,10 +6,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from skatdd.bench import CLOSE_MARGIN, QUERIES, close_deals, run_bench
 from skatdd.cli import cli
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
+from skatdd.tools.bench import CLOSE_MARGIN, QUERIES, close_deals, run_bench
 
 
 def test_close_deals_are_close_and_repeatable() -> None:

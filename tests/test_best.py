@@ -1,4 +1,4 @@
-"""Tests for :mod:`skatdd.best` and ``skatdd best`` (docs/cli.md).
+"""Tests for :mod:`skatdd.analysis.best` and ``skatdd best`` (docs/cli.md).
 
 * The best discard of every suit and grand game equals an exhaustive engine
   run over all 66 discards (value, tricks and score of each), on sample deals
@@ -24,14 +24,14 @@ from pathlib import Path
 import pytest
 
 import cli_runner
-from skatdd import best as best_module
-from skatdd.best import Option, SeatReport, best_contracts, discard_order_key, option_position
-from skatdd.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
-from skatdd.deal import parse_deal_text
-from skatdd.position import Position
-from skatdd.rules import ALL_GAMES, Game
-from skatdd.scoring import Declaration, matadors, score_game
-from skatdd.solve import Solver
+from skatdd.analysis import best as best_module
+from skatdd.analysis.best import Option, SeatReport, best_contracts, discard_order_key, option_position
+from skatdd.core.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.core.scoring import Declaration, matadors, score_game
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import parse_deal_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = [json.loads(line) for line in (ROOT / "tests" / "data" / "best-cases.jsonl").read_text().splitlines() if line.strip()]
@@ -172,7 +172,7 @@ def check_report_invariants(report: SeatReport, hands: list[int], skat: int) -> 
 
 
 class FakeSolver:
-    """Answers the :class:`~skatdd.solve.Solver` queries ``best`` asks from a random outcome table.
+    """Answers the :class:`~skatdd.engine.solve.Solver` queries ``best`` asks from a random outcome table.
 
     Outcomes depend on (game, the declarer's hand up to the equivalence
     ``best`` relies on, the discard's points), so equivalent discards agree
@@ -355,7 +355,7 @@ def test_progress_reaches_the_total(solver: Solver) -> None:
 
 def test_bad_arguments() -> None:
     hands, skat = masks(WORKED[0])
-    from skatdd.errors import CardCountError, DuplicateCardError, InvalidSeatError, ScoringError
+    from skatdd.core.errors import CardCountError, DuplicateCardError, InvalidSeatError, ScoringError
     with pytest.raises(InvalidSeatError):
         best_contracts(hands, skat, 3)
     with pytest.raises(CardCountError):

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
-from skatdd.best import GAME_ORDER, _discards
-from skatdd.bid import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
-from skatdd.cards import card_name, mask_of, parse_cards
-from skatdd.odds import odds
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration, matadors, score_game
-from skatdd.solve import Solver
+from skatdd.analysis.best import GAME_ORDER, _discards
+from skatdd.analysis.bid import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
+from skatdd.analysis.odds import odds
+from skatdd.core.cards import card_name, mask_of, parse_cards
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration, matadors, score_game
+from skatdd.engine.solve import Solver
 
 HAND = "CJ HJ CA CT CK C9 SA ST H7 D8"
 TT = 16

@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from skatdd.commands.common import BROKEN_PIPE_STATUS
-from skatdd.generate import position_to_json, random_position
-from skatdd.rules import ALL_GAMES
+from skatdd.cli.common import BROKEN_PIPE_STATUS
+from skatdd.core.rules import ALL_GAMES
+from skatdd.tools.generate import position_to_json, random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 

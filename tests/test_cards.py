@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-import skatdd.cards as cards_module
-from skatdd.cards import (
+import skatdd.core.cards as cards_module
+from skatdd.core.cards import (
     ALL_CARDS,
     C7,
     CA,
@@ -36,7 +36,7 @@ from skatdd.cards import (
     split_card_tokens,
     suit_of,
 )
-from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, SkatddError
+from skatdd.core.errors import CardCountError, DuplicateCardError, InvalidCardError, SkatddError
 
 # -- encoding -----------------------------------------------------------------
 

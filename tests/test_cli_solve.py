@@ -15,10 +15,10 @@ import pytest
 
 from cli_runner import invoke
 from cli_runner import run_skatdd as run_process
-from skatdd.cards import card_name, parse_cards
-from skatdd.deal import load_deal
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.cards import card_name, parse_cards
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import load_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ"

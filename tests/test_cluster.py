@@ -1,4 +1,4 @@
-"""``batch`` and ``analyse`` on a real Dask cluster (two worker processes): skatdd.cluster.
+"""``batch`` and ``analyse`` on a real Dask cluster (two worker processes): skatdd.runner.cluster.
 
 The same records as ``--jobs 1`` (search effort aside), in input order; a
 worker killed mid-run costs nothing and writes nothing twice; an
@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from skatdd import batch, cluster
-from skatdd.errors import SkatddError
-from skatdd.generate import position_to_json, realistic_deals
+from skatdd.core.errors import SkatddError
+from skatdd.runner import cluster
+from skatdd.runner import lines as batch
+from skatdd.tools.generate import position_to_json, realistic_deals
 
 distributed = pytest.importorskip("distributed")
 

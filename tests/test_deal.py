@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.cards import (
+from skatdd.core.cards import (
     CJ,
     DK,
     DQ,
@@ -21,8 +21,7 @@ from skatdd.cards import (
     parse_cards,
     points_of,
 )
-from skatdd.deal import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
-from skatdd.errors import (
+from skatdd.core.errors import (
     CardCountError,
     DealFormatError,
     DuplicateCardError,
@@ -34,8 +33,9 @@ from skatdd.errors import (
     ScoringError,
     SkatddError,
 )
-from skatdd.position import Position
-from skatdd.rules import Game
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.formats.readers import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
 
 DATA = Path(__file__).parent / "data"
 

@@ -12,19 +12,25 @@ import pkgutil
 
 import pytest
 
-import skatdd
-
-MUST_HAVE_EXAMPLES = {"skatdd.cards", "skatdd.solve", "skatdd.scoring", "skatdd.rules", "skatdd.deal", "skatdd.position"}
+MUST_HAVE_EXAMPLES = {
+    "skatdd.core.cards", "skatdd.engine.solve", "skatdd.core.scoring", "skatdd.core.rules", "skatdd.formats.readers",
+    "skatdd.core.position",
+}
 #: ``python -m skatdd`` runs the CLI when imported.
 NOT_IMPORTABLE = {"skatdd.__main__"}
+#: The layer subpackages; any other module below ``skatdd`` is a deprecated alias of an old path.
+LAYERS = {"core", "formats", "engine", "analysis", "play", "runner", "present", "serve", "cli", "tools"}
 MODULES = sorted(
-    {"skatdd"} | {m.name for m in pkgutil.walk_packages(skatdd.__path__, "skatdd.")} - NOT_IMPORTABLE
+    {"skatdd"} | {f"skatdd.{layer}" for layer in LAYERS}
+    | {m.name for layer in LAYERS
+       for m in pkgutil.walk_packages(importlib.import_module(f"skatdd.{layer}").__path__, f"skatdd.{layer}.")}
+    - NOT_IMPORTABLE
 )
 
 
 def test_the_walk_finds_every_named_module() -> None:
     assert MUST_HAVE_EXAMPLES <= set(MODULES)
-    assert {"skatdd.commands.solve", "skatdd._engine"} <= set(MODULES)
+    assert {"skatdd.cli.solve", "skatdd.engine._engine"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

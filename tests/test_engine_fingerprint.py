@@ -28,10 +28,10 @@ import json
 from pathlib import Path
 
 from cli_runner import invoke
-from skatdd.bench import CLOSE_MARGIN, close_deals, run_bench
-from skatdd.generate import position_to_json
-from skatdd.readers.json_object import position_from_json
-from skatdd.solve import Solver
+from skatdd.engine.solve import Solver
+from skatdd.formats.json_object import position_from_json
+from skatdd.tools.bench import CLOSE_MARGIN, close_deals, run_bench
+from skatdd.tools.generate import position_to_json
 
 #: The default table size of ``skatdd bench``: the counts below hold for it.
 TT_MB = 128

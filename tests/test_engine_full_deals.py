@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from skatdd.cards import card_name, parse_card
-from skatdd.deal import position_from_json
-from skatdd.position import Position
-from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.rules import SCHNEIDER_POINTS as SCHNEIDER
-from skatdd.rules import WIN_POINTS as WIN
-from skatdd.solve import Solver, SolveResult
+from skatdd.core.cards import card_name, parse_card
+from skatdd.core.position import Position
+from skatdd.core.rules import SCHNEIDER_POINTS as SCHNEIDER
+from skatdd.core.rules import WIN_POINTS as WIN
+from skatdd.engine.reference import reference_can_take_all, reference_card_values, reference_value
+from skatdd.engine.solve import Solver, SolveResult
+from skatdd.formats.readers import position_from_json
 
 DATA = Path(__file__).parent / "data"
 

@@ -1,4 +1,4 @@
-"""The engine's own card layout, legal moves and trick winner against :mod:`skatdd.rules`.
+"""The engine's own card layout, legal moves and trick winner against :mod:`skatdd.core.rules`.
 
 The engine permutes the cards of each contract into internal bits so that a
 follow group is a contiguous run ordered by strength (README, "How the
@@ -13,11 +13,11 @@ import random
 
 import pytest
 
-from skatdd import _engine
-from skatdd.cards import CARD_POINTS, Card
-from skatdd.position import Position
-from skatdd.rules import ALL_GAMES, TRUMP_GROUP, Game, follow_group, legal_mask, power, trick_winner, trump_mask
-from skatdd.solve import Solver
+from skatdd.core.cards import CARD_POINTS, Card
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, TRUMP_GROUP, Game, follow_group, legal_mask, power, trick_winner, trump_mask
+from skatdd.engine import _engine
+from skatdd.engine.solve import Solver
 
 
 @pytest.mark.parametrize("game", ALL_GAMES, ids=lambda g: g.label)

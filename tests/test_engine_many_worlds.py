@@ -15,13 +15,13 @@ from typing import Literal
 
 import pytest
 
-from skatdd.advise import mover_view, world_position
-from skatdd.cards import parse_cards, points_of
-from skatdd.iss import IssGame, iter_iss
-from skatdd.position import Position
-from skatdd.reference import reference_card_values
-from skatdd.solve import Solver
-from skatdd.worlds import World, choose_worlds
+from skatdd.analysis.advise import mover_view, world_position
+from skatdd.analysis.worlds import World, choose_worlds
+from skatdd.core.cards import parse_cards, points_of
+from skatdd.core.position import Position
+from skatdd.engine.reference import reference_card_values
+from skatdd.engine.solve import Solver
+from skatdd.formats.iss import IssGame, iter_iss
 from test_engine_vs_reference_midgame import CASES
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"

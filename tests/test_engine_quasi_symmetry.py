@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 
-from skatdd._engine import layout
-from skatdd.generate import random_position
-from skatdd.position import Position
-from skatdd.reference import reference_card_values, reference_value
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine._engine import layout
+from skatdd.engine.reference import reference_card_values, reference_value
+from skatdd.engine.solve import Solver
+from skatdd.tools.generate import random_position
 
 POINT_GAMES = [Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRAND]
 ALL_CARDS = (1 << 32) - 1

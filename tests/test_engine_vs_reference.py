@@ -41,13 +41,13 @@ from typing import Any
 
 import pytest
 
-from skatdd.cards import card_name, parse_card
-from skatdd.generate import position_to_json
-from skatdd.position import Position
-from skatdd.readers import position_from_json as spec_from_json
-from skatdd.reference import reference_value
-from skatdd.rules import ALL_GAMES, Game
-from skatdd.solve import Solver
+from skatdd.core.cards import card_name, parse_card
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.engine.reference import reference_value
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import position_from_json as spec_from_json
+from skatdd.tools.generate import position_to_json
 
 
 def _load_maker() -> ModuleType:

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from skatdd.cards import parse_cards
-from skatdd.position import Position
-from skatdd.readers import position_from_json as spec_from_json
-from skatdd.solve import Solver
+from skatdd.core.cards import parse_cards
+from skatdd.core.position import Position
+from skatdd.engine.solve import Solver
+from skatdd.formats.readers import position_from_json as spec_from_json
 
 DATA = Path(__file__).parent / "data" / "midgame-reference.jsonl"
 

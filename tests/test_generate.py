@@ -1,4 +1,4 @@
-"""Tests of the deal and position generators (skatdd.generate)."""
+"""Tests of the deal and position generators (skatdd.tools.generate)."""
 from __future__ import annotations
 
 import collections
@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.cards import ALL_CARDS, CARD_POINTS, mask_of, parse_cards, points_of
-from skatdd.errors import CardCountError, DealFormatError
-from skatdd.generate import (
+from skatdd.core.cards import ALL_CARDS, CARD_POINTS, mask_of, parse_cards, points_of
+from skatdd.core.errors import CardCountError, DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, JACKS, Game, trump_mask
+from skatdd.formats.readers import position_from_json as spec_from_json
+from skatdd.tools.generate import (
     evaluate_contract,
     position_to_json,
     random_deal,
@@ -18,9 +21,6 @@ from skatdd.generate import (
     realistic_deal,
     realistic_deals,
 )
-from skatdd.position import Position
-from skatdd.readers import position_from_json as spec_from_json
-from skatdd.rules import ALL_GAMES, JACKS, Game, trump_mask
 
 FIXTURE = Path(__file__).parent / "data" / "solved-deals.jsonl"
 INTERFACE_FIELDS = {
@@ -231,7 +231,7 @@ def test_realistic_contract_mix_is_plausible(realistic: list[tuple[Position, dic
     mix = collections.Counter("null" if p.game.is_null else "grand" if p.game == Game.GRAND else "suit"
                               for p, _ in realistic)
     n = len(realistic)
-    # Tuned to about 60% suit, 30% grand, 10% null (see skatdd.generate).
+    # Tuned to about 60% suit, 30% grand, 10% null (see skatdd.tools.generate).
     assert 0.45 <= mix["suit"] / n <= 0.72, mix
     assert 0.18 <= mix["grand"] / n <= 0.40, mix
     assert 0.05 <= mix["null"] / n <= 0.25, mix

@@ -1,4 +1,4 @@
-"""Honest endgames (skatdd.honest) against a plain brute force over every declarer strategy."""
+"""Honest endgames (skatdd.analysis.honest) against a plain brute force over every declarer strategy."""
 from __future__ import annotations
 
 import random
@@ -6,15 +6,15 @@ import random
 import pytest
 
 from honest_brute import brute_honest, brute_pimc
-from skatdd.advise import WinRule, mover_view, world_position
-from skatdd.cards import CARD_POINTS
-from skatdd.errors import DealFormatError
-from skatdd.honest import HonestBudgetExceeded, honest_card_values
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration
-from skatdd.solve import Solver
-from skatdd.worlds import World, WorldSpace
+from skatdd.analysis.advise import WinRule, mover_view, world_position
+from skatdd.analysis.honest import HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.core.cards import CARD_POINTS
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
 
 
 def endgame(rng: random.Random, game: Game, tricks: int, hand: bool, schneider: bool = False) -> tuple[Position, Declaration]:

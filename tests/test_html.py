@@ -1,4 +1,4 @@
-"""Tests for the HTML reports (skatdd.html) without a browser: data, files, command line.
+"""Tests for the HTML reports (skatdd.present.html) without a browser: data, files, command line.
 
 * a page's embedded data is the command's JSON (``--json`` and the page never
   disagree) and the trick viewer's steps replay the game independently;
@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 
 from html_cases import null_game_json, with_single_dummy
-from skatdd.analyse import analyse_text
-from skatdd.cards import card_name, parse_card
-from skatdd.html import GameFacts, game_page
-from skatdd.html.archive import ArchivePages, page_name
-from skatdd.html.render import card_label, chart, play_steps, series_of
-from skatdd.iss import parse_iss
-from skatdd.solve import Solver
+from skatdd.analysis.analyse import analyse_text
+from skatdd.core.cards import card_name, parse_card
+from skatdd.engine.solve import Solver
+from skatdd.formats.iss import parse_iss
+from skatdd.present.html import GameFacts, game_page
+from skatdd.present.html.archive import ArchivePages, page_name
+from skatdd.present.html.render import card_label, chart, play_steps, series_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "game.iss"

@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 
 from html_cases import null_game_json, with_single_dummy
-from skatdd.analyse import analyse_text
-from skatdd.cards import card_name
-from skatdd.html import GameFacts, game_page, write_text
-from skatdd.iss import parse_iss
-from skatdd.position import Position
-from skatdd.rules import SEAT_NAMES
+from skatdd.analysis.analyse import analyse_text
+from skatdd.core.cards import card_name
+from skatdd.core.position import Position
+from skatdd.core.rules import SEAT_NAMES
+from skatdd.formats.iss import parse_iss
+from skatdd.present.html import GameFacts, game_page, write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "game.iss"

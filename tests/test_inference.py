@@ -1,4 +1,4 @@
-"""Inference from the bidding and the play (skatdd.inference, inference_bids, inference_play)."""
+"""Inference from the bidding and the play (skatdd.analysis.inference, inference_bids, inference_play)."""
 from __future__ import annotations
 
 import math
@@ -8,12 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skatdd.advise import mover_view
-from skatdd.cards import mask_of, parse_cards
-from skatdd.errors import DealFormatError
-from skatdd.generate import realistic_deal
-from skatdd.inference import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
-from skatdd.inference_bids import (
+from skatdd.analysis.advise import mover_view
+from skatdd.analysis.inference import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
+from skatdd.analysis.inference_bids import (
     Auction,
     auction_likelihood,
     bid_intervals,
@@ -21,12 +18,15 @@ from skatdd.inference_bids import (
     seat_likelihood,
     win_chance,
 )
-from skatdd.inference_play import card_probability, play_likelihood
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration
-from skatdd.solve import Solver
-from skatdd.worlds import World, WorldSpace, hand_view
+from skatdd.analysis.inference_play import card_probability, play_likelihood
+from skatdd.analysis.worlds import World, WorldSpace, hand_view
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+from skatdd.tools.generate import realistic_deal
 
 GRAND_HAND = mask_of(parse_cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
 NOTHING = mask_of(parse_cards("C7 C8 S7 S8 H8 H9 HQ D8 D9 DQ"))

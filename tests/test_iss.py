@@ -1,4 +1,4 @@
-"""Tests for skatdd.iss: the ISS game-record parser and replay.
+"""Tests for skatdd.formats.iss: the ISS game-record parser and replay.
 
 The eleven fixture records (tests/data/iss-games.txt, real ISS games) are
 parsed and replayed; every record in which a game was played must reproduce
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.cards import card_name, cards_of, mask_of, parse_cards, points_of
-from skatdd.errors import ISSFormatError, SkatddError
-from skatdd.iss import IssGame, iter_iss, looks_like_iss, parse_iss, replay
-from skatdd.position import Position
-from skatdd.rules import Game
+from skatdd.core.cards import card_name, cards_of, mask_of, parse_cards, points_of
+from skatdd.core.errors import ISSFormatError, SkatddError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.formats.iss import IssGame, iter_iss, looks_like_iss, parse_iss, replay
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
 LINES = [line for line in FIXTURES.read_text().splitlines() if line.strip()]

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analyse import analyse_iss
-from skatdd.errors import ISSFormatError
-from skatdd.iss import parse_iss, replay
+from skatdd.analysis.analyse import analyse_iss
+from skatdd.core.errors import ISSFormatError
+from skatdd.formats.iss import parse_iss, replay
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"
 BY_ID = {re.search(r"ID\[(\d+)\]", line).group(1): line
@@ -106,9 +106,9 @@ def test_schneider_announced_does_not_end_early() -> None:
 
 def test_a_json_game_stopped_at_the_lost_schwarz_is_scored() -> None:
     # The grand hand schwarz of record 727 as a JSON deal: the same result as the server's.
-    from skatdd.analyse import analyse_spec
-    from skatdd.cards import format_cards
-    from skatdd.readers import position_from_json
+    from skatdd.analysis.analyse import analyse_spec
+    from skatdd.core.cards import format_cards
+    from skatdd.formats.readers import position_from_json
 
     record = parse_iss(GRAND_SCHWARZ)
     obj = {"game": "grand", "declarer": 0, "hands": [format_cards(h) for h in record.hands],

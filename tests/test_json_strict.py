@@ -4,7 +4,7 @@ Python's json module reads ``NaN``, ``Infinity`` and ``1e400`` (as ``inf``)
 and writes them back as ``NaN`` / ``Infinity``, which strict parsers (and
 most other languages) reject.  skatdd refuses such numbers on input (exit 2
 for one input, an error line in a file of lines) and writes every JSON with
-``allow_nan=False`` through one helper, :func:`skatdd.json_text.json_text`.
+``allow_nan=False`` through one helper, :func:`skatdd.formats.json_text.json_text`.
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from skatdd.cli import cli
-from skatdd.errors import DealFormatError
-from skatdd.json_text import json_text
-from skatdd.readers import deal_from_json
-from skatdd.readers.files import record_id
+from skatdd.core.errors import DealFormatError
+from skatdd.formats.files import record_id
+from skatdd.formats.json_text import json_text
+from skatdd.formats.readers import deal_from_json
 
 ROOT = Path(__file__).resolve().parents[1]
 DEAL = "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ"
@@ -137,7 +137,7 @@ def test_the_writer_keeps_text_as_is_and_escapes_only_what_utf8_cannot_hold() ->
 
 
 def test_every_json_skatdd_writes_goes_through_the_one_writer() -> None:
-    """No module but skatdd.json_text calls json.dump/json.dumps (which write NaN by default)."""
+    """No module but skatdd.formats.json_text calls json.dump/json.dumps (which write NaN by default)."""
     offenders = []
     for path in sorted((ROOT / "src" / "skatdd").rglob("*.py")):
         if path.name == "json_text.py":

@@ -29,14 +29,14 @@ import pytest
 
 import skatdd
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
-from skatdd.cards import mask_of, parse_cards
-from skatdd.generate import realistic_deal
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration, matadors, score_game
+from skatdd.engine.solve import Solver
 from skatdd.play.deals import MatchDeal, deal_from_json_line, generated_deal
 from skatdd.play.summary import PairedMean, t_quantile
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration, matadors, score_game
-from skatdd.solve import Solver
+from skatdd.tools.generate import realistic_deal
 
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
 TT = ("--tt-mb", "16")

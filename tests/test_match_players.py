@@ -17,19 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.cards import CARD_POINTS, mask_of, parse_card, parse_cards
-from skatdd.errors import SkatddError
+from skatdd.analysis.worlds import SKAT
+from skatdd.core.cards import CARD_POINTS, mask_of, parse_card, parse_cards
+from skatdd.core.errors import SkatddError
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game, power
+from skatdd.core.scoring import Declaration
+from skatdd.engine.reference import reference_card_values
 from skatdd.play import match
 from skatdd.play.auction import BID_VALUES, contract_limit, derived_auction
 from skatdd.play.deals import generated_deal
 from skatdd.play.heuristic import HeuristicPlayer
 from skatdd.play.players import DDPlayer, PimcPlayer, RandomPlayer, load_player
 from skatdd.play.state import state_for
-from skatdd.position import Position
-from skatdd.reference import reference_card_values
-from skatdd.rules import ALL_GAMES, Game, power
-from skatdd.scoring import Declaration
-from skatdd.worlds import SKAT
 from test_advise import random_position
 from test_match_state import games
 from test_worlds import replayable_splits
@@ -175,7 +175,7 @@ def test_names_load_and_bad_names_are_refused(tmp_path: Path) -> None:
 
 BOT = textwrap.dedent('''
     """A plug-in player for the tests: always the last legal card, given by its code."""
-    from skatdd.cards import card_name
+    from skatdd.core.cards import card_name
 
 
     class Last:

@@ -21,14 +21,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from skatdd.advise import mover_view
-from skatdd.cards import ALL_CARDS, CardSet, Mask, mask_of
-from skatdd.generate import random_deal
+from skatdd.analysis.advise import mover_view
+from skatdd.analysis.worlds import SKAT, View, choose_worlds
+from skatdd.core.cards import ALL_CARDS, CardSet, Mask, mask_of
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
 from skatdd.play.state import PlayerState, state_for
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration
-from skatdd.worlds import SKAT, View, choose_worlds
+from skatdd.tools.generate import random_deal
 
 BIDS = ((1, "18"), (0, "y"), (1, "p"), (2, "p"))
 

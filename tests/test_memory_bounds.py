@@ -1,6 +1,6 @@
 """Memory stays bounded whatever the number of worlds, and a run that could not finish is refused.
 
-The worlds are drawn lazily (skatdd.worlds.WorldDraw, sample_indices) and
+The worlds are drawn lazily (skatdd.analysis.worlds.WorldDraw, sample_indices) and
 tallied as their results come back; the draws are the ones ``rng.sample``
 always gave, so every earlier output stays the same.  Checked here: the
 sampler against ``random.Random.sample`` itself, the worlds and the
@@ -21,15 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.advise import advise
-from skatdd.cards import mask_of, parse_cards
-from skatdd.errors import DealFormatError
-from skatdd.generate import random_position
-from skatdd.odds import MAX_KNOWN_SKAT_WORLDS, WorldConditionError, draw_worlds, odds
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration
-from skatdd.worlds import (
+from skatdd.analysis.advise import advise
+from skatdd.analysis.odds import MAX_KNOWN_SKAT_WORLDS, WorldConditionError, draw_worlds, odds
+from skatdd.analysis.worlds import (
     MAX_WORLDS,
     View,
     World,
@@ -41,6 +35,12 @@ from skatdd.worlds import (
     sample_indices,
     view_of,
 )
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.tools.generate import random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "CJ SJ HJ CA CT C9 SA ST H7 D8"
@@ -163,13 +163,13 @@ def test_a_million_worlds_drawn_lazily_take_little_memory() -> None:
 #: Run in a subprocess: solve the first few chunks of a million-world run, then report the growth of the peak RSS.
 PROBE = """
 import random, resource, sys
-from skatdd.advise import WorldRunner, advise
-from skatdd.generate import random_deal
-from skatdd.odds import odds
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration
-from skatdd.solve import Solver
+from skatdd.analysis.advise import WorldRunner, advise
+from skatdd.tools.generate import random_deal
+from skatdd.analysis.odds import odds
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
 
 class Enough(Exception):
     pass

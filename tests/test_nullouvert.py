@@ -1,4 +1,4 @@
-"""Tests of skatdd.nullouvert and ``skatdd null-ouvert``.
+"""Tests of skatdd.engine.nullouvert and ``skatdd null-ouvert``.
 
 Known answers on full hands, the world count cross-checked by solving
 sampled worlds with the general engine, the class reduction and the honest
@@ -20,12 +20,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import nullouvert_brute as brute
 from cli_runner import run_skatdd
-from skatdd.cards import cards_of, mask_of, parse_cards
-from skatdd.errors import CardCountError, DuplicateCardError, InvalidCardError, InvalidSeatError
-from skatdd.nullouvert import NullOuvertAnalyser, World, analyse, worlds_count
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.cards import cards_of, mask_of, parse_cards
+from skatdd.core.errors import CardCountError, DuplicateCardError, InvalidCardError, InvalidSeatError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine.nullouvert import NullOuvertAnalyser, World, analyse, worlds_count
+from skatdd.engine.solve import Solver
 
 LOW = "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8"
 SINGLETON_ACE = "CA S7 S8 S9 H7 H8 H9 D7 D8 D9"

@@ -1,11 +1,11 @@
-"""``skatdd.nullouvert.analyse`` takes the hand and skat as card strings, card ints or masks alike."""
+"""``skatdd.engine.nullouvert.analyse`` takes the hand and skat as card strings, card ints or masks alike."""
 from __future__ import annotations
 
 import pytest
 
-from skatdd.cards import mask_of, parse_cards
-from skatdd.errors import DuplicateCardError, InvalidCardError
-from skatdd.nullouvert import analyse
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import DuplicateCardError, InvalidCardError
+from skatdd.engine.nullouvert import analyse
 
 HAND = "CA S7 S8 S9 H7 H8 H9 D7 D8 D9"
 SKAT = "HA DA"

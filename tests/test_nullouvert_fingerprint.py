@@ -25,7 +25,7 @@ from types import ModuleType
 
 import pytest
 
-from skatdd.nullouvert import analyse
+from skatdd.engine.nullouvert import analyse
 
 #: Benchmark hand name -> (nodes, classes solved), skat known.
 KNOWN_SKAT = {

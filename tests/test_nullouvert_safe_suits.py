@@ -5,7 +5,7 @@ cards below it is *safe*: with a defender on lead he never takes a trick of
 it.  The double-dummy table writes such a suit in a canonical form (his cards
 lowest), and the count of worlds merges the classes whose safe suits agree
 in that form.  Both are exact only if the reductions are; these tests check
-them on hands rich in safe suits, against the general engine (skatdd.solve,
+them on hands rich in safe suits, against the general engine (skatdd.engine.solve,
 which shares no null-ouvert code) position by position and world by world.
 """
 from __future__ import annotations
@@ -19,11 +19,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import nullouvert_brute as brute
-from skatdd.cards import mask_of, parse_cards
-from skatdd.nullouvert import NullOuvertAnalyser
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.solve import Solver
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.engine.nullouvert import NullOuvertAnalyser
+from skatdd.engine.solve import Solver
 
 
 def low_biased_deal(rng: random.Random, suits: list[int], n: int, extra: int) -> tuple[list[int], int]:

@@ -9,16 +9,16 @@ from itertools import combinations
 
 import pytest
 
-from skatdd.best import _discard_classes, discard_order_key
-from skatdd.cards import ALL_CARDS, cards_of, display_sorted, mask_of, parse_cards
-from skatdd.errors import CardCountError, DuplicateCardError, SkatddError
-from skatdd.nullouvert import analyse
-from skatdd.odds import WorldConditionError, draw_worlds, odds, wilson_interval
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import Declaration, matadors, score_game
-from skatdd.solve import Solver
-from skatdd.worlds import SKAT, View, WorldSpace, choose_worlds, hand_view
+from skatdd.analysis.best import _discard_classes, discard_order_key
+from skatdd.analysis.odds import WorldConditionError, draw_worlds, odds, wilson_interval
+from skatdd.analysis.worlds import SKAT, View, WorldSpace, choose_worlds, hand_view
+from skatdd.core.cards import ALL_CARDS, cards_of, display_sorted, mask_of, parse_cards
+from skatdd.core.errors import CardCountError, DuplicateCardError, SkatddError
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration, matadors, score_game
+from skatdd.engine.nullouvert import analyse
+from skatdd.engine.solve import Solver
 
 HAND = "CJ HJ CA CT CK C9 SA ST H7 D8"
 TT = 16

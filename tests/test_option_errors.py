@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from skatdd.analysis.odds import odds
 from skatdd.cli import cli
-from skatdd.errors import ScoringError
-from skatdd.odds import odds
-from skatdd.rules import Game
-from skatdd.scoring import ANNOUNCEMENTS, BASE_VALUES, MAX_BID, Declaration, score_game
+from skatdd.core.errors import ScoringError
+from skatdd.core.rules import Game
+from skatdd.core.scoring import ANNOUNCEMENTS, BASE_VALUES, MAX_BID, Declaration, score_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = "CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ"

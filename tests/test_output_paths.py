@@ -1,4 +1,4 @@
-"""Output paths are checked before any work: ``-o``, ``--table`` and ``--html`` (skatdd.outputs).
+"""Output paths are checked before any work: ``-o``, ``--table`` and ``--html`` (skatdd.runner.outputs).
 
 Each bad path was once found only after the whole analysis (a traceback,
 exit 1, a ``.partial`` file left behind), or written somewhere else than
@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from skatdd.cli import cli
-from skatdd.errors import OutputError
-from skatdd.outputs import FILE, FILE_OR_FOLDER, FOLDER, check_output
+from skatdd.core.errors import OutputError
+from skatdd.runner.outputs import FILE, FILE_OR_FOLDER, FOLDER, check_output
 
 ROOT = Path(__file__).resolve().parent.parent
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"
@@ -38,9 +38,9 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def work(*args: object, **kwargs: object) -> None:
         raise AssertionError("the work started before the output path was checked")
 
-    import skatdd.commands.analyse as analyse
-    import skatdd.commands.batch as batch
-    import skatdd.commands.best as best
+    import skatdd.cli.analyse as analyse
+    import skatdd.cli.batch as batch
+    import skatdd.cli.best as best
 
     for module, name in ((analyse, "analyse_lines"), (analyse, "analyse_text"), (batch, "run_batch"),
                          (best, "best_for_input"), (best, "best_lines")):

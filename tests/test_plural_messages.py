@@ -7,13 +7,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from skatdd.best import best_contracts
-from skatdd.cards import mask_of, parse_cards
+from skatdd.analysis.best import best_contracts
 from skatdd.cli import cli
-from skatdd.errors import CardCountError, DealFormatError, plural
-from skatdd.position import Position
-from skatdd.rules import Game
-from skatdd.scoring import matadors
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import CardCountError, DealFormatError, plural
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import matadors
 
 HAND = "CJ SJ HA HT HK DA DT D9 D8 D7"
 WRONG = re.compile(r"\b1 (cards|worlds|lines|tricks)\b")

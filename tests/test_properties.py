@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skatdd.cards import (
+from skatdd.core.cards import (
     CARD_NAMES,
     CARD_POINTS,
     SUIT_SYMBOLS,
@@ -23,10 +23,10 @@ from skatdd.cards import (
     parse_cards,
     points_of,
 )
-from skatdd.deal import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
-from skatdd.errors import SkatddError
-from skatdd.position import Position
-from skatdd.rules import ALL_GAMES, Game
+from skatdd.core.errors import SkatddError
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.formats.readers import GameSpec, format_deal_text, load_deal, parse_deal_text, position_from_json
 
 PROPERTY_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from skatdd.analyse import analyse_iss
+from skatdd.analysis.analyse import analyse_iss
 from skatdd.cli import cli
-from skatdd.errors import DealFormatError, ScoringError
-from skatdd.iss import parse_iss, replay, replay_warnings
-from skatdd.readers import deal_from_json, parse_input
-from skatdd.rules import Game
+from skatdd.core.errors import DealFormatError, ScoringError
+from skatdd.core.rules import Game
+from skatdd.formats.iss import parse_iss, replay, replay_warnings
+from skatdd.formats.readers import deal_from_json, parse_input
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = [line for line in (ROOT / "tests" / "data" / "iss-games.txt").read_text().splitlines() if line.strip()]

@@ -1,4 +1,4 @@
-"""Tests of the plain Python reference solver (skatdd.reference).
+"""Tests of the plain Python reference solver (skatdd.engine.reference).
 
 The reference solver is the oracle for the Cython engine, so it is checked
 three ways: positions solved by hand (here and in
@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.cards import ALL_CARDS, JACK, card_name, mask_of, parse_card, points_of
-from skatdd.errors import DealFormatError
-from skatdd.generate import position_to_json, random_position
-from skatdd.position import Position
-from skatdd.readers import position_from_json as spec_from_json
-from skatdd.reference import (
+from skatdd.core.cards import ALL_CARDS, JACK, card_name, mask_of, parse_card, points_of
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.engine.reference import (
     reference_can_take_all,
     reference_card_values,
     reference_line,
     reference_value,
 )
-from skatdd.rules import ALL_GAMES, Game
+from skatdd.formats.readers import position_from_json as spec_from_json
+from skatdd.tools.generate import position_to_json, random_position
 
 DATA = Path(__file__).parent / "data" / "reference-positions.jsonl"
 ROWS = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]

@@ -1,4 +1,4 @@
-"""``-o FILE --resume`` refuses another run's output: the run record beside FILE (skatdd.resume).
+"""``-o FILE --resume`` refuses another run's output: the run record beside FILE (skatdd.runner.resume).
 
 Records without ids cannot tell one input from another, and no record says
 which options made it; resuming such a file once kept another run's results
@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from skatdd.generate import position_to_json, random_position
-from skatdd.resume import RUN_RECORD, RunFingerprint, input_digest, run_fingerprint, run_record_path
-from skatdd.rules import ALL_GAMES
+from skatdd.core.rules import ALL_GAMES
+from skatdd.runner.resume import RUN_RECORD, RunFingerprint, input_digest, run_fingerprint, run_record_path
+from skatdd.tools.generate import position_to_json, random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 ISS_GAMES = ROOT / "tests" / "data" / "iss-games.txt"

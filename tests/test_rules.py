@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from skatdd.cards import (
+from skatdd.core.cards import (
     C7,
     CA,
     CARD_NAMES,
@@ -26,9 +26,9 @@ from skatdd.cards import (
     mask_of,
     parse_cards,
 )
-from skatdd.errors import IllegalPlayError, InvalidGameError, InvalidSeatError
-from skatdd.position import Position
-from skatdd.rules import (
+from skatdd.core.errors import IllegalPlayError, InvalidGameError, InvalidSeatError
+from skatdd.core.position import Position
+from skatdd.core.rules import (
     ALL_GAMES,
     JACKS,
     SUIT_GAMES,

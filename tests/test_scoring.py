@@ -1,4 +1,4 @@
-"""Tests for skatdd.scoring: ISkO game values, scores and Seeger-Fabian points."""
+"""Tests for skatdd.core.scoring: ISkO game values, scores and Seeger-Fabian points."""
 from __future__ import annotations
 
 import re
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skatdd.cards import CardSet, mask_of, parse_cards
-from skatdd.errors import CardCountError, InvalidGameError, ScoringError, SkatddError
-from skatdd.rules import Game
-from skatdd.scoring import Declaration, Score, base_value, matadors, null_value, score_game, trump_order
+from skatdd.core.cards import CardSet, mask_of, parse_cards
+from skatdd.core.errors import CardCountError, InvalidGameError, ScoringError, SkatddError
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration, Score, base_value, matadors, null_value, score_game, trump_order
 
 ISS_GAMES = Path(__file__).parent / "data" / "iss-games.txt"
 
@@ -65,7 +65,7 @@ class TestDeclaration:
             Declaration(CLUBS, schneider=True)
 
     def test_game_must_be_a_game(self):
-        with pytest.raises(ScoringError, match=r"'clubs' is not a skatdd\.rules\.Game"):
+        with pytest.raises(ScoringError, match=r"'clubs' is not a skatdd\.core\.rules\.Game"):
             Declaration("clubs")  # type: ignore[arg-type]
 
     def test_frozen(self):
@@ -412,7 +412,7 @@ def test_grand_matadors_at_most_four():
 
 
 def test_declaration_required():
-    with pytest.raises(ScoringError, match=r"is not a skatdd\.scoring\.Declaration"):
+    with pytest.raises(ScoringError, match=r"is not a skatdd\.core\.scoring\.Declaration"):
         score_game(CLUBS, matadors=1, points=70)  # type: ignore[arg-type]
 
 

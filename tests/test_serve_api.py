@@ -28,10 +28,10 @@ import pytest
 from cli_runner import ROOT, invoke, run_skatdd
 from html_cases import NULL_DEAL
 from serve_helpers import Server, alive, descendants, running_server, stop, wait_until
-from skatdd.cards import card_name
-from skatdd.deal import load_deal
-from skatdd.generate import position_to_json, random_position
-from skatdd.rules import Game
+from skatdd.core.cards import card_name
+from skatdd.core.rules import Game
+from skatdd.formats.readers import load_deal
+from skatdd.tools.generate import position_to_json, random_position
 
 EXAMPLE = ROOT / "examples" / "game.iss"
 DEAL = (ROOT / "examples" / "deal.txt").read_text().strip()

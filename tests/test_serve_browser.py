@@ -25,9 +25,9 @@ import pytest
 from cli_runner import ROOT, invoke
 from html_cases import null_game_json
 from serve_helpers import Server, running_server, wait_until
-from skatdd.cards import card_name
-from skatdd.generate import realistic_deal
-from skatdd.iss import parse_iss
+from skatdd.core.cards import card_name
+from skatdd.formats.iss import parse_iss
+from skatdd.tools.generate import realistic_deal
 from test_html_browser import SHOTS, driver, expected_tables, screenshot
 
 __all__ = ["driver"]  # the report tests' browser fixture, used here under the same name

@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from skatdd.engine.solve import Solver
 from skatdd.serve.api import solve_request
 from skatdd.serve.pool import PoolFull, TaskError, TimeLimitExceeded, WorkerFailed, WorkerPool
 from skatdd.serve.worker import WorkerSettings
-from skatdd.solve import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = (ROOT / "examples" / "deal.txt").read_text().split("/")

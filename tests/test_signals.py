@@ -1,4 +1,4 @@
-"""A run stopped from outside ends cleanly and leaves no process behind: skatdd.stopping, skatdd.workers.
+"""A run stopped from outside ends cleanly and leaves no process behind: skatdd.runner.stopping, skatdd.runner.workers.
 
 Real commands in real processes, stopped by real signals: SIGTERM (``kill``,
 or ``timeout``, which signals the whole process group), SIGHUP, Ctrl-C
@@ -22,8 +22,8 @@ from typing import IO, Any
 
 import pytest
 
-from skatdd.generate import position_to_json, realistic_deals
-from skatdd.stopping import Terminated, deferred_stops, exit_status, stop_message, stop_on_signals
+from skatdd.runner.stopping import Terminated, deferred_stops, exit_status, stop_message, stop_on_signals
+from skatdd.tools.generate import position_to_json, realistic_deals
 
 psutil = pytest.importorskip("psutil")
 

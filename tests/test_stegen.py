@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from skatdd.cards import mask_of, parse_cards
-from skatdd.errors import CardCountError
-from skatdd.rules import Game
-from skatdd.skat_rule import skat_rule
-from skatdd.stegen import THRESHOLD, stegen_count, ten_card_matadors
+from skatdd.analysis.skat_rule import skat_rule
+from skatdd.analysis.stegen import THRESHOLD, stegen_count, ten_card_matadors
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import CardCountError
+from skatdd.core.rules import Game
 
 
 @pytest.mark.parametrize(("hand", "points", "game", "bid"), [

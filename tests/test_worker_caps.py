@@ -1,7 +1,7 @@
 """How many workers a run starts, and the ``--dask`` addresses and seeds it accepts.
 
 ``--jobs`` and ``--dask local:N`` beyond the machine's cores are capped with
-one warning line (skatdd.workers.cap_workers, in the shared pool and cluster
+one warning line (skatdd.runner.workers.cap_workers, in the shared pool and cluster
 code); a malformed ``--dask`` port is refused before any work; an
 unreachable scheduler is one line from every command; different seeds draw
 different worlds (``random.Random`` seeds with ``abs()``).
@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from skatdd import cluster, workers
-from skatdd.batch import worker_count
-from skatdd.cards import mask_of, parse_cards
+from skatdd.analysis.worlds import choose_worlds, hand_view
 from skatdd.cli import main
-from skatdd.errors import SkatddError
-from skatdd.seeds import generator
-from skatdd.worlds import choose_worlds, hand_view
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.errors import SkatddError
+from skatdd.core.seeds import generator
+from skatdd.runner import cluster, workers
+from skatdd.runner.lines import worker_count
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ("CJ", "SJ", "HJ", "CA", "CT", "C9", "SA", "ST", "H7", "D8")

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from skatdd.cards import cards_of, mask_of, parse_cards
-from skatdd.errors import DealFormatError, IllegalPlayError
-from skatdd.generate import random_deal
-from skatdd.position import Position
-from skatdd.rules import ALL_GAMES, Game
-from skatdd.worlds import SKAT, View, World, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
+from skatdd.analysis.worlds import SKAT, View, World, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
+from skatdd.core.cards import cards_of, mask_of, parse_cards
+from skatdd.core.errors import DealFormatError, IllegalPlayError
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES, Game
+from skatdd.tools.generate import random_deal
 
 
 def brute_force(view: View) -> set[tuple[int, int, int, int]]:

@@ -1,10 +1,10 @@
 """skatdd: exact double-dummy solver and hand-analysis engine for Skat."""
 from typing import TYPE_CHECKING, Any
 
-from .cards import CardSet, card_name, format_cards, parse_card, parse_cards
-from .errors import SkatddError
-from .position import Position
-from .rules import Game, parse_game, parse_seat
+from .core.cards import CardSet, card_name, format_cards, parse_card, parse_cards
+from .core.errors import SkatddError
+from .core.position import Position
+from .core.rules import Game, parse_game, parse_seat
 
 if TYPE_CHECKING:
     from .play.match import match

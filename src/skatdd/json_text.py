@@ -1,40 +1,13 @@
-"""JSON as skatdd writes it: strict JSON text that is valid UTF-8.
+"""Deprecated: :mod:`skatdd.json_text` moved to :mod:`skatdd.formats.json_text`; this alias works for one release.
 
-Every JSON skatdd writes -- ``--json`` reports, JSON lines on stdout or in
-``-o FILE``, the data of HTML pages, table cells, the tasks sent to worker
-processes -- is made by :func:`json_text`.  Python's json module writes the
-floats ``nan`` and ``inf`` as ``NaN`` and ``Infinity``, which is not JSON and
-which strict parsers reject; :func:`json_text` never does.  Input is held to
-the same rule by :func:`skatdd.readers.json_object.load_json`, which refuses
-such numbers, so no input can smuggle one into an output.
+Importing it warns (DeprecationWarning) and gives the moved module itself, so
+every name, private ones and monkeypatching included, is the new module's.
 """
-from __future__ import annotations
+import sys
+import warnings
 
-import json
-from typing import Any
+import skatdd.formats.json_text as _moved
+from skatdd.formats.json_text import *  # noqa: F403
 
-__all__ = ["json_text"]
-
-
-def json_text(value: Any, *, compact: bool = False) -> str:
-    """*value* as one line of strict JSON (no newline) that always encodes to UTF-8.
-
-    Non-ASCII text is written as is; a value holding a lone surrogate (an
-    ``id`` of ``"\\ud800"``, which is valid JSON) is written with ``\\u``
-    escapes instead.  *compact* leaves out the spaces after ``,`` and ``:``.
-
-    Raises ``ValueError`` for a float that is not finite (``nan``, ``inf``):
-    no input holds one, so it would be a bug to write one.
-
-    >>> json_text({"id": "Skat ♣", "value": [61, 0.5]})
-    '{"id": "Skat ♣", "value": [61, 0.5]}'
-    >>> json_text({"id": 7}, compact=True)
-    '{"id":7}'
-    """
-    separators = (",", ":") if compact else None
-    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=separators)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(value, allow_nan=False, separators=separators)
-    return text
+warnings.warn("skatdd.json_text is deprecated: import skatdd.formats.json_text", DeprecationWarning, stacklevel=2)
+sys.modules[__name__] = _moved

@@ -2,11 +2,11 @@
 
     PYTHONPATH=src python tests/data/make_midgame_reference.py [--jobs 2]
 
-Positions come from :func:`skatdd.generate.random_position` with one
+Positions come from :func:`skatdd.tools.generate.random_position` with one
 seeded generator per position (so the file is the same on every run):
 four to six cards a hand, one or two cards already on the table, the six
 contracts in turn.  Each line holds the position (``position_to_json``)
-and what the plain Python reference solver (:mod:`skatdd.reference`)
+and what the plain Python reference solver (:mod:`skatdd.engine.reference`)
 answers: the value (null: whether the declarer wins), every legal card's
 value for four and five cards a hand, and both schwarz questions.  The
 reference takes about ten minutes of CPU time for the whole file (mostly
@@ -21,10 +21,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from skatdd.cards import card_name
-from skatdd.generate import position_to_json, random_position
-from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.rules import ALL_GAMES
+from skatdd.core.cards import card_name
+from skatdd.core.rules import ALL_GAMES
+from skatdd.engine.reference import reference_can_take_all, reference_card_values, reference_value
+from skatdd.tools.generate import position_to_json, random_position
 
 SEED = 2_718_281
 #: (cards a hand, positions, with per-card values): 2,000 positions in all.

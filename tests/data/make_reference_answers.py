@@ -1,21 +1,21 @@
 """Write tests/data/reference-answers.jsonl: the reference solver's answers on 5,040 seeded positions.
 
 tests/test_engine_vs_reference.py checks the Cython engine against these
-answers.  The plain Python reference solver (:mod:`skatdd.reference`) is
+answers.  The plain Python reference solver (:mod:`skatdd.engine.reference`) is
 exponential and needs about a minute on two cores for all of them, so its
 answers are stored rather than recomputed on every test run; the test
 recomputes a sample each run, so the file cannot drift from the solver.
 
-The positions are :func:`skatdd.generate.random_position` draws, each from its
+The positions are :func:`skatdd.tools.generate.random_position` draws, each from its
 own ``random.Random`` seeded by :func:`case_seed`: every one of the six
 contracts, every trick stage (0, 1 or 2 cards on the table), every seat as
 declarer and as leader, endgames of 1 to 6 tricks a hand (:data:`PLAN`).  A
 run gives the same file byte for byte.
 
 One JSON object a line: ``tricks`` and ``index`` (the case), ``position``
-(:func:`skatdd.generate.position_to_json`), ``value`` (final card points of
+(:func:`skatdd.tools.generate.position_to_json`), ``value`` (final card points of
 the declarer in suit and grand; in null whether he wins), ``declarer_all`` and
-``defenders_all`` (:func:`~skatdd.reference.reference_can_take_all` for each
+``defenders_all`` (:func:`~skatdd.engine.reference.reference_can_take_all` for each
 side, ignoring earlier tricks), and for cases with per-card values ``cards``:
 ``{card code: value}`` for every legal card of the player to move.
 
@@ -32,11 +32,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from skatdd.cards import card_name
-from skatdd.generate import position_to_json, random_position
-from skatdd.position import Position
-from skatdd.reference import reference_can_take_all, reference_card_values, reference_value
-from skatdd.rules import ALL_GAMES
+from skatdd.core.cards import card_name
+from skatdd.core.position import Position
+from skatdd.core.rules import ALL_GAMES
+from skatdd.engine.reference import reference_can_take_all, reference_card_values, reference_value
+from skatdd.tools.generate import position_to_json, random_position
 
 SEED = 3_141_592
 

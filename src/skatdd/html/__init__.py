@@ -1,10 +1,12 @@
-"""HTML reports: self-contained pages for ``analyse --html`` and ``best --html``.
+"""Deprecated: the package :mod:`skatdd.html` moved to :mod:`skatdd.present.html`; this package works for one release.
 
-:mod:`skatdd.html.render` builds the pages from the commands' JSON (Jinja2
-templates in ``templates/``, CSS and script inline); :mod:`skatdd.html.archive`
-writes them to disk, one page or a folder with an index.
+Importing it warns (DeprecationWarning); its names are the new module's, and
+its submodules are aliases of the moved ones.
 """
-from .archive import ArchivePages, write_game_page, write_text
-from .render import GameFacts, best_page, game_page, index_page
+import warnings
 
-__all__ = ["ArchivePages", "GameFacts", "best_page", "game_page", "index_page", "write_game_page", "write_text"]
+import skatdd.present.html as _moved
+from skatdd.present.html import *  # noqa: F403
+
+warnings.warn("skatdd.html is deprecated: import skatdd.present.html", DeprecationWarning, stacklevel=2)
+globals().update({name: value for name, value in vars(_moved).items() if not name.startswith("__")})

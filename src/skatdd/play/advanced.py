@@ -5,13 +5,13 @@ Named on the command line (:func:`advanced_player`, reached through
 
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
-    :func:`skatdd.inference.weighted_worlds` with that inference: each
+    :func:`skatdd.analysis.inference.weighted_worlds` with that inference: each
     world's double-dummy results count with its weight; the best card for
     the side by weighted win fraction, then weighted mean card points.
 ``alphamu:N:K``
     plain PIMC over N uniform worlds until the declarer has at most K cards;
     from then on the declarer plays the best honest card
-    (:func:`skatdd.honest.honest_card_values` over the same N worlds: highest
+    (:func:`skatdd.analysis.honest.honest_card_values` over the same N worlds: highest
     ``honest_win``, then ``pimc_win``, then PIMC's mean points).  Defenders
     play PIMC throughout.  A search that exceeds its node budget falls back
     to PIMC for that card.  ``alphamu:N:K+bids`` (or ``+play``, ``+all``)
@@ -27,13 +27,14 @@ import functools
 import random
 from collections.abc import Sequence
 
-from ..advise import WinRule, card_results, world_position
-from ..cards import Card
-from ..errors import SkatddError, quote
-from ..honest import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
-from ..inference import INFERENCES, Evidence, weighted_worlds
-from ..position import Position
-from ..worlds import World, WorldSpace
+from skatdd.analysis.advise import WinRule, card_results, world_position
+from skatdd.analysis.honest import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.inference import INFERENCES, Evidence, weighted_worlds
+from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.core.cards import Card
+from skatdd.core.errors import SkatddError, quote
+from skatdd.core.position import Position
+
 from .heuristic import cheapest
 from .players import PlayerFactory, PlayerSpec, thread_solver
 from .state import PlayerState
@@ -47,7 +48,7 @@ def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[floa
 
     The declarer maximises the pair, a defender minimises it.  Each world is
     solved double-dummy in this thread's solver (emptied before each world,
-    as :mod:`skatdd.advise` does).
+    as :mod:`skatdd.analysis.advise` does).
     """
     solver = thread_solver()
     total = sum(weights)
@@ -113,7 +114,7 @@ def _count(text: str, name: str, what: str, low: int, high: int) -> int:
 def advanced_player(name: str) -> PlayerSpec:
     """The player named *name*: ``pimc:N+INFERENCE`` or ``alphamu:N:K[+INFERENCE]`` (module docstring).
 
-    Raises :class:`~skatdd.errors.SkatddError` naming the token otherwise.
+    Raises :class:`~skatdd.core.errors.SkatddError` naming the token otherwise.
     """
     text = name.strip()
     base, plus, inference = text.partition("+")

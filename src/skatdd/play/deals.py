@@ -9,12 +9,12 @@ lead (:meth:`MatchDeal.start_position`).
 Sources:
 
 * :func:`generated_deal`: deal *index* of seed *S* is
-  :func:`skatdd.generate.realistic_deal` drawn from its own generator
+  :func:`skatdd.tools.generate.realistic_deal` drawn from its own generator
   (seeded from S and the index, so a deal does not depend on how many
   there are or on which process makes it), with the generator's declarer,
   contract and discard, and the auction of :mod:`skatdd.play.auction`.
 * :func:`deal_from_input` for a line of a file, read by
-  :mod:`skatdd.readers`:
+  :mod:`skatdd.formats.readers`:
 
   - a JSON object: ``id``, ``game``, ``declarer``, ``hands`` (the three
     hands as dealt), ``skat`` and, optionally, ``discard`` (the two cards
@@ -41,14 +41,15 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Mask, format_mask, mask_of, parse_cards
-from ..errors import DealFormatError, SkatddError, quote, with_context
-from ..generate import realistic_deal
-from ..json_text import json_text
-from ..position import Position
-from ..readers import DealInput, parse_input
-from ..rules import Game, parse_seat
-from ..scoring import Declaration
+from skatdd.core.cards import Mask, format_mask, mask_of, parse_cards
+from skatdd.core.errors import DealFormatError, SkatddError, quote, with_context
+from skatdd.core.position import Position
+from skatdd.core.rules import Game, parse_seat
+from skatdd.core.scoring import Declaration
+from skatdd.formats.json_text import json_text
+from skatdd.formats.readers import DealInput, parse_input
+from skatdd.tools.generate import realistic_deal
+
 from .auction import generated_auction
 from .state import Bid
 
@@ -194,7 +195,7 @@ def _from_iss(found: DealInput) -> MatchDeal:
 def deal_from_input(found: DealInput, obj: dict[str, Any] | None = None) -> MatchDeal:
     """The match deal of a JSON object (*obj*, its decoded fields, read into *found*) or of an ISS record.
 
-    Raises a :class:`~skatdd.errors.SkatddError` naming the field when the
+    Raises a :class:`~skatdd.core.errors.SkatddError` naming the field when the
     input is no deal before play (a position after some cards, hidden
     cards) or a field is malformed.
     """

@@ -67,8 +67,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import ACE, CARD_POINTS, TEN, Card, Mask, cards_of
-from ..rules import Game, follow_group, group_mask, power, trick_winner, trump_mask
+from skatdd.core.cards import ACE, CARD_POINTS, TEN, Card, Mask, cards_of
+from skatdd.core.rules import Game, follow_group, group_mask, power, trick_winner, trump_mask
+
 from .state import PlayerState
 
 __all__ = ["HeuristicPlayer", "cheapest"]

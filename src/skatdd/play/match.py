@@ -11,14 +11,14 @@ seed, the deal's line, the game and the seat.  A game ends with its last
 card, or when the tricks decide it earlier (a null declarer's first trick,
 the defenders' first trick against announced schwarz), as on the server.
 
-Each game is scored by :func:`skatdd.scoring.score_game` (the declarer's
+Each game is scored by :func:`skatdd.core.scoring.score_game` (the declarer's
 matadors over his twelve cards, his card points with the skat, his tricks,
 the deal's bid) in list score and in Seeger-Fabian tournament points: the
 declarer scores the game value + 50 when he wins, -2 x value - 50 when he
 loses, and each defender 40 when the declarer loses.  A's *edge* on the deal
 is A's total over the two games (declarer in the first, both defenders in
 the second) minus B's.  Every card is also judged double-dummy
-(:func:`skatdd.analyse.analyse_cards`: its cost to its side), and the deal's
+(:func:`skatdd.analysis.analyse.analyse_cards`: its cost to its side), and the deal's
 double-dummy value at the first lead is recorded.
 
 A player fails the deal -- not the match -- when it returns a card that is
@@ -30,7 +30,7 @@ when the player returns.)  What players print goes to stderr, not into the
 records.
 
 :func:`match` is the Python API; the line handlers :func:`generated_line`
-and :func:`file_line` are what :func:`skatdd.batch.run_lines` runs, on one
+and :func:`file_line` are what :func:`skatdd.runner.lines.run_lines` runs, on one
 process, on worker processes or on a Dask cluster, in input order.
 """
 from __future__ import annotations
@@ -46,19 +46,20 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..advise import WinRule
-from ..analyse import analyse_cards
-from ..batch import INTERNAL_ERROR, LineOutcome, line_text, run_lines
-from ..cards import Card, card_name, parse_card, points_of
-from ..errors import ScoringError, quote
-from ..game_lines import game_line_id, handle_line, line_error
-from ..json_text import json_text
-from ..position import Position
-from ..readers import DealInput
-from ..readers.files import game_lines
-from ..scoring import Declaration, null_value, score_game
-from ..scoring import matadors as count_matadors
-from ..solve import Solver
+from skatdd.analysis.advise import WinRule
+from skatdd.analysis.analyse import analyse_cards
+from skatdd.core.cards import Card, card_name, parse_card, points_of
+from skatdd.core.errors import ScoringError, quote
+from skatdd.core.position import Position
+from skatdd.core.scoring import Declaration, null_value, score_game
+from skatdd.core.scoring import matadors as count_matadors
+from skatdd.engine.solve import Solver
+from skatdd.formats.files import game_lines
+from skatdd.formats.json_text import json_text
+from skatdd.formats.readers import DealInput
+from skatdd.runner.game_lines import game_line_id, handle_line, line_error
+from skatdd.runner.lines import INTERNAL_ERROR, LineOutcome, line_text, run_lines
+
 from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
 from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player, share_solver
 from .state import state_for
@@ -264,7 +265,7 @@ def _dd_result(deal: MatchDeal, solver: Solver) -> tuple[int, bool]:
 
 
 def _check_bid(deal: MatchDeal) -> None:
-    """A null cannot be played after a bid above its fixed value (:class:`~skatdd.errors.ScoringError`)."""
+    """A null cannot be played after a bid above its fixed value (:class:`~skatdd.core.errors.ScoringError`)."""
     if deal.game.is_null and deal.bid is not None and null_value(deal.declaration) < deal.bid:
         raise ScoringError(f"{deal.declaration} (value {null_value(deal.declaration)}) cannot be declared after a bid "
                            f"of {deal.bid}")
@@ -274,7 +275,7 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, solver: Solver) -
     """Both games of *deal* and its record (docs/cli.md, ``skatdd match``); *line* numbers the deal for the seeds.
 
     A :class:`PlayerFailure` gives the deal's record with ``failed`` instead
-    of ``games`` and ``edge``.  Raises :class:`~skatdd.errors.ScoringError`
+    of ``games`` and ``edge``.  Raises :class:`~skatdd.core.errors.ScoringError`
     for a null whose bid is above its value.
     """
     _check_bid(deal)
@@ -389,7 +390,7 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
     comes, and kept in the result unless *keep_records* is false.  The same
     records and summary as ``skatdd match``.
 
-    Raises :class:`~skatdd.errors.SkatddError` for an unknown player;
+    Raises :class:`~skatdd.core.errors.SkatddError` for an unknown player;
     a deal that cannot be read or whose player fails is reported in its
     record, not raised.
     """

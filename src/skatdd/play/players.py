@@ -17,7 +17,7 @@ Built-in players, named on the command line (:func:`load_player`):
     rule-based play from common Skat advice (:mod:`skatdd.play.heuristic`,
     every rule documented there); no search, no randomness.
 ``pimc`` / ``pimc:N``
-    the card :func:`skatdd.advise.advise` would choose over N worlds
+    the card :func:`skatdd.analysis.advise.advise` would choose over N worlds
     (default :data:`DEFAULT_PIMC_WORLDS`): perfect-information Monte Carlo
     over the worlds the seat cannot tell apart, drawn uniformly (all of them
     when there are at most N), each solved double-dummy; the best card for
@@ -38,7 +38,7 @@ A plug-in is named ``module.path:factory`` (a module importable from
 the factory is called as above.  Plug-ins run in the worker processes of
 ``--jobs`` too (they are loaded again there by name).
 
-Built-in players that search share one :class:`~skatdd.solve.Solver` per
+Built-in players that search share one :class:`~skatdd.engine.solve.Solver` per
 thread (:func:`thread_solver`), the referee's when it has one.
 """
 from __future__ import annotations
@@ -53,12 +53,13 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from ..advise import WinRule, WorldRunner, advise, card_results
-from ..cards import Card
-from ..errors import SkatddError, quote
-from ..position import Position
-from ..solve import Solver
-from ..worlds import WorldSpace
+from skatdd.analysis.advise import WinRule, WorldRunner, advise, card_results
+from skatdd.analysis.worlds import WorldSpace
+from skatdd.core.cards import Card
+from skatdd.core.errors import SkatddError, quote
+from skatdd.core.position import Position
+from skatdd.engine.solve import Solver
+
 from .heuristic import HeuristicPlayer, cheapest
 from .state import PlayerState
 
@@ -146,7 +147,7 @@ class RandomPlayer:
 
 
 class PimcPlayer:
-    """The card :func:`~skatdd.advise.advise` chooses over *worlds* worlds of the state's view.
+    """The card :func:`~skatdd.analysis.advise.advise` chooses over *worlds* worlds of the state's view.
 
     The worlds of each card are drawn with a seed taken from
     ``random.Random(seed)``, one per decision.  A forced card (one legal
@@ -252,7 +253,7 @@ def _plugin(name: str) -> PlayerSpec:
 def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
     """The player named *name* (module docstring), or a factory passed as it is.
 
-    Raises :class:`~skatdd.errors.SkatddError` naming the token for an
+    Raises :class:`~skatdd.core.errors.SkatddError` naming the token for an
     unknown name, a bad ``pimc:N``, or a plug-in that cannot be imported or
     has no such factory.
     """

@@ -12,17 +12,17 @@ holds exactly what that seat can know at the table, and nothing else:
 * the skat only for a declarer who picked it up: the two cards he put away
   (his discard); in an ouvert game, for a defender, the declarer's cards;
 * :attr:`PlayerState.view`: the same knowledge as a
-  :class:`skatdd.worlds.View` (with the voids the play revealed), to count
+  :class:`skatdd.analysis.worlds.View` (with the voids the play revealed), to count
   and draw the worlds the seat cannot tell apart; :meth:`PlayerState.position`
-  turns such a world into a :class:`~skatdd.position.Position` the solvers take.
+  turns such a world into a :class:`~skatdd.core.position.Position` the solvers take.
 
 Two deals that look the same from the seat give equal states (the
 information test in tests/test_match_state.py plays games, swaps the hidden
 cards for every other consistent world, and checks exactly that).
 
->>> from skatdd.cards import mask_of, parse_cards
->>> from skatdd.rules import Game
->>> from skatdd.scoring import Declaration
+>>> from skatdd.core.cards import mask_of, parse_cards
+>>> from skatdd.core.rules import Game
+>>> from skatdd.core.scoring import Declaration
 >>> hands = [mask_of(parse_cards(h)) for h in ("CJ SJ HJ DJ CA CT CK CQ C9 C8",
 ...          "SA ST SK SQ S9 S8 S7 HA HT HK", "C7 HQ H9 H8 H7 DA DT DK DQ D9")]
 >>> pos = Position(Game.CLUBS, 0, hands, mask_of(parse_cards("D8 D7")))
@@ -40,13 +40,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..advise import mover_view
-from ..cards import Card, CardSet, card_name, display_sorted, format_mask
-from ..position import Position
-from ..rules import Game
-from ..scoring import Declaration
-from ..spec import replay_cards
-from ..worlds import View, World
+from skatdd.analysis.advise import mover_view
+from skatdd.analysis.worlds import View, World
+from skatdd.core.cards import Card, CardSet, card_name, display_sorted, format_mask
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.formats.spec import replay_cards
 
 __all__ = ["Bid", "PlayerState", "state_for"]
 
@@ -82,8 +82,8 @@ class PlayerState:
             ``None`` for everyone else (a defender, a hand game).
         open_hand: in an ouvert game, for a defender, the declarer's cards
             now; ``None`` otherwise.
-        view: the same knowledge as a :class:`skatdd.worlds.View`, the
-            voids included, for :func:`skatdd.worlds.choose_worlds`.
+        view: the same knowledge as a :class:`skatdd.analysis.worlds.View`, the
+            voids included, for :func:`skatdd.analysis.worlds.choose_worlds`.
     """
 
     seat: int
@@ -119,9 +119,9 @@ class PlayerState:
 
         The hands are those of *world* before the played cards, the skat its
         skat, and every card of :attr:`played` is played again, so the
-        position's own view (:func:`skatdd.advise.mover_view`) equals
-        :attr:`view` and every solver and :func:`skatdd.advise.advise` take it.
-        Raises :class:`~skatdd.errors.IllegalPlayError` for a world that does
+        position's own view (:func:`skatdd.analysis.advise.mover_view`) equals
+        :attr:`view` and every solver and :func:`skatdd.analysis.advise.advise` take it.
+        Raises :class:`~skatdd.core.errors.IllegalPlayError` for a world that does
         not fit the view.
         """
         start = Position(self.game, self.declarer, list(world.start_hands(self.view)), world.skat, leader=0)

@@ -9,5 +9,7 @@
 
 Starlette and uvicorn are an optional extra (``pip install 'skatdd[serve]'``);
 only :mod:`skatdd.serve.app` imports them, so the worker and its tasks load
-without them.
+without them.  May import every layer except :mod:`skatdd.cli`
+(the exception, where the API reuses the CLI's solve and advise helpers, is listed
+in tests/test_layout.py).
 """

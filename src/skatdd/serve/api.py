@@ -1,15 +1,15 @@
 """The JSON API's answers: ``POST /api/solve`` and ``POST /api/advise`` compute what the CLI prints, with its code.
 
 * :func:`solve_request`: the body is a JSON position, read by the same
-  :func:`skatdd.commands.solve.solve_position` as ``skatdd solve``; the
-  answer is :meth:`skatdd.solve.SolveResult.to_json` of mode ``all``, the
+  :func:`skatdd.cli.solve.solve_position` as ``skatdd solve``; the
+  answer is :meth:`skatdd.engine.solve.SolveResult.to_json` of mode ``all``, the
   object ``skatdd solve BODY --mode all --json`` prints.
 * :func:`advise_request`: the body is ``{"position": ..., "worlds": N,
   "seed": S}`` (and optionally ``played``, ``after``, ``game``,
   ``declarer``: the command's options of those names).  The fields become
   the command line of ``skatdd advise``, parsed by the command's own Click
   options (so a bad value gets the CLI's message), and the answer is
-  :meth:`skatdd.advise.Advice.to_json`, the object ``skatdd advise --json``
+  :meth:`skatdd.analysis.advise.Advice.to_json`, the object ``skatdd advise --json``
   prints.
 
 The solver's table is emptied before each of these, so ``nodes`` is the
@@ -26,14 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..advise import WorldRunner, advise
-from ..commands.advise import advice_position
-from ..commands.advise import command as advise_command
-from ..commands.solve import solve_position
-from ..errors import SkatddError, quote, shorten_quoted
-from ..json_text import json_text
-from ..readers.json_object import load_json
-from ..solve import Solver
+from skatdd.analysis.advise import WorldRunner, advise
+from skatdd.cli.advise import advice_position
+from skatdd.cli.advise import command as advise_command
+from skatdd.cli.solve import solve_position
+from skatdd.core.errors import SkatddError, quote, shorten_quoted
+from skatdd.engine.solve import Solver
+from skatdd.formats.json_object import load_json
+from skatdd.formats.json_text import json_text
 
 __all__ = ["ADVISE_OPTIONS", "RequestError", "advise_arguments", "advise_request", "one_line", "solve_request"]
 
@@ -59,7 +59,7 @@ def _is_record_text(text: str) -> bool:
 def solve_request(solver: Solver, body: str) -> dict[str, Any]:
     """``POST /api/solve``: the body (a JSON position) solved as ``skatdd solve BODY --mode all --json`` solves it.
 
-    Raises :class:`~skatdd.errors.SkatddError` subclasses for bad input,
+    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input,
     with the CLI's messages.
     """
     if not body.lstrip().startswith("{"):
@@ -109,7 +109,7 @@ def advise_request(solver: Solver, body: str, *, progress: Callable[[int, int], 
     ``progress(0, 0)`` is called once the request is read and valid, then
     ``progress(done, total)`` as the worlds are solved.  A ``worlds`` above
     *max_worlds* is refused (a server's memory and time are bounded; the
-    CLI has no such limit).  Raises :class:`~skatdd.errors.SkatddError`
+    CLI has no such limit).  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses and Click's option errors for bad input.
     """
     ctx = advise_command.make_context("advise", advise_arguments(load_json(body)))

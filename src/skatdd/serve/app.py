@@ -42,11 +42,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
-from ..cards import SUIT_LETTERS, card_name, card_symbol
-from ..html.render import card_label
-from ..json_text import json_text
-from ..rules import SEAT_NAMES
+from skatdd import __version__
+from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
+from skatdd.core.rules import SEAT_NAMES
+from skatdd.formats.json_text import json_text
+from skatdd.present.html.render import card_label
+
 from .pool import PoolFull, TaskError, TimeLimitExceeded, WorkerFailed, WorkerPool
 from .worker import WorkerSettings
 
@@ -207,7 +208,7 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
     page = _page()
     script = _asset("skatdd.serve", "static/board.js")
     # The report's stylesheet draws the cards, the chart and the panels; the board's own rules come after it.
-    style = _asset("skatdd.html", "templates/report.css") + "\n" + _asset("skatdd.serve", "static/board.css")
+    style = _asset("skatdd.present.html", "templates/report.css") + "\n" + _asset("skatdd.serve", "static/board.css")
 
     async def body_of(request: Request) -> str | Response:
         """The request body as text, or the answer to a body that cannot be taken."""

@@ -1,10 +1,10 @@
 """The analysis board's two questions: what game is loaded, and what the board shows after each card of a line.
 
 :func:`board_load` (``POST /api/board/load``) reads pasted or uploaded text
-with the project's readers (:func:`skatdd.readers.parse_input`: an ISS
+with the project's readers (:func:`skatdd.formats.readers.parse_input`: an ISS
 record, a JSON deal or position, or deal text with ``game`` and
 ``declarer``), or deals a game (``{"deal": "random" | "realistic",
-"seed": S}``, from :mod:`skatdd.generate`).  The answer is the board's
+"seed": S}``, from :mod:`skatdd.tools.generate`).  The answer is the board's
 game: ``position``, the JSON object of the start (no ``played``: the
 ten-card hands before the first card, or the position a JSON endgame
 describes), ``line``, the recorded cards from there, and ``info``, what a
@@ -15,7 +15,7 @@ the server keeps no state between requests.
 :func:`board_line` (``POST /api/board/line``) takes ``{"position", "line",
 "from"}`` and answers one *node* for the start and for each card of the
 line from card ``from`` on: the hands, the trick on the table, the score so
-far, the step that led there (:func:`skatdd.html.render.play_steps`, the
+far, the step that led there (:func:`skatdd.present.html.render.play_steps`, the
 report's own table of tricks) and the double-dummy result with every legal
 card's value (``solve``: exactly the object of ``skatdd solve --mode all
 --json`` for that position).
@@ -28,19 +28,20 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..cards import Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
-from ..errors import DealFormatError, quote
-from ..generate import random_position, realistic_deal
-from ..html.render import play_steps
-from ..iss import IssGame, IssResult
-from ..position import Position
-from ..readers import DealInput, deal_from_text, parse_input
-from ..readers.files import looks_like_path, strip_comments
-from ..readers.json_object import load_json, position_from_json
-from ..rules import Game, parse_game, parse_seat
-from ..seeds import generator
-from ..solve import Solver
-from ..spec import GameSpec, replay_cards
+from skatdd.core.cards import Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
+from skatdd.core.errors import DealFormatError, quote
+from skatdd.core.position import Position
+from skatdd.core.rules import Game, parse_game, parse_seat
+from skatdd.core.seeds import generator
+from skatdd.engine.solve import Solver
+from skatdd.formats.files import looks_like_path, strip_comments
+from skatdd.formats.iss import IssGame, IssResult
+from skatdd.formats.json_object import load_json, position_from_json
+from skatdd.formats.readers import DealInput, deal_from_text, parse_input
+from skatdd.formats.spec import GameSpec, replay_cards
+from skatdd.present.html.render import play_steps
+from skatdd.tools.generate import random_position, realistic_deal
+
 from .api import RequestError
 
 __all__ = ["DEALS", "board_line", "board_load", "node_of"]
@@ -138,7 +139,7 @@ def _dealt(obj: dict[str, Any]) -> dict[str, Any]:
 def board_load(body: str) -> dict[str, Any]:
     """``POST /api/board/load``: ``{"text": ..., "game"?, "declarer"?}`` or ``{"deal": ..., "seed": S}`` (module docstring).
 
-    Raises :class:`~skatdd.errors.SkatddError` subclasses for bad input.
+    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
     """
     obj = _object(body, '{"text": "..."} or {"deal": "random", "seed": 1}')
     if obj.get("deal") is not None:
@@ -193,7 +194,7 @@ def board_line(solver: Solver, body: str) -> dict[str, Any]:
     """``POST /api/board/line``: ``{"position": {...}, "line": [...], "from": K}`` -> ``{"from": K, "nodes": [...]}``.
 
     The nodes after card K, K+1, ... of the line (0: the start as well);
-    see :func:`node_of`.  Raises :class:`~skatdd.errors.SkatddError`
+    see :func:`node_of`.  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses for a bad position, an unknown card, or a card that is not
     legal where it is played (named by its place in the line).
     """

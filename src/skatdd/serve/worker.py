@@ -2,7 +2,7 @@
 
 :func:`worker_main` reads ``(task, body)`` from its pipe, runs the task of
 :data:`TASKS` on the request body's text, and answers ``("ok", result)``,
-``("error", message)`` for bad input (a :class:`~skatdd.errors.SkatddError`
+``("error", message)`` for bad input (a :class:`~skatdd.core.errors.SkatddError`
 or a Click option error, as the one line the CLI would print after
 ``Error:``) or ``("fail", text)`` for anything else; a task may send
 ``("progress", done, total)`` before that.  It ends when the pipe closes
@@ -20,8 +20,9 @@ from typing import Any
 
 import click
 
-from ..errors import SkatddError
-from ..solve import Solver
+from skatdd.core.errors import SkatddError
+from skatdd.engine.solve import Solver
+
 from .api import advise_request, one_line, solve_request
 from .board import board_line, board_load
 

@@ -1,23 +1,23 @@
 """Worlds weighed by what the bidding and the play showed: :func:`weighted_worlds`.
 
-Plain single-dummy analysis (:mod:`skatdd.advise`) counts every world
+Plain single-dummy analysis (:mod:`skatdd.analysis.advise`) counts every world
 consistent with a seat's view the same.  Here a world ``w`` weighs by the
 likelihood of what the other seats did if ``w`` were the deal:
 
 ``"bids"``
-    the auction (:mod:`skatdd.inference_bids`): each other seat's bids and
+    the auction (:mod:`skatdd.analysis.inference_bids`): each other seat's bids and
     passes under the bidding model, the declarer's declaration included;
 ``"play"``
-    the cards the other seats played (:mod:`skatdd.inference_play`): each
+    the cards the other seats played (:mod:`skatdd.analysis.inference_play`): each
     card's softmax probability over the double-dummy values of that seat's
-    legal cards at temperature :data:`skatdd.inference_play.TEMPERATURE`;
+    legal cards at temperature :data:`skatdd.analysis.inference_play.TEMPERATURE`;
 ``"all"``
     both; ``"none"``: every world the same (plain PIMC's worlds).
 
 How the worlds are drawn (bounded cost, no rejection loop):
 
 1. A *pool* of at most ``pool`` different worlds is drawn uniformly with
-   :func:`skatdd.worlds.choose_worlds` (all of them when there are no more);
+   :func:`skatdd.analysis.worlds.choose_worlds` (all of them when there are no more);
 2. with ``"bids"`` or ``"all"`` each pool world gets its auction likelihood
    and *n* worlds are drawn from the pool with probability proportional to
    it (systematic resampling: one uniform number, so the draws are spread
@@ -26,7 +26,7 @@ How the worlds are drawn (bounded cost, no rejection loop):
    its likelihood as its weight, and the answer is exact under the model;
 3. with ``"play"`` or ``"all"`` each of the (at most *n*) worlds kept is
    multiplied by its play likelihood, which costs at most
-   :data:`skatdd.inference_play.PLAY_CARDS` engine searches per world.
+   :data:`skatdd.analysis.inference_play.PLAY_CARDS` engine searches per world.
 
 The effective sample size ``ess = (sum w)^2 / sum w^2`` of the returned
 weights says how many equally weighted worlds they are worth; ``pool_ess`` is
@@ -42,14 +42,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .errors import DealFormatError, quote
+from skatdd.core.errors import DealFormatError, quote
+from skatdd.core.position import Position
+from skatdd.core.rules import Game
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+from skatdd.formats.spec import replay_cards
+
 from .inference_bids import Auction, auction_likelihood
 from .inference_play import PLAY_CARDS, TEMPERATURE, play_likelihood
-from .position import Position
-from .rules import Game
-from .scoring import Declaration
-from .solve import Solver
-from .spec import replay_cards
 from .worlds import View, World, choose_worlds, count_worlds
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "WeightedWorlds", "effective_size", "parse_inference",
@@ -67,7 +68,7 @@ StartState = tuple[int, tuple[int, ...], int, int, int]
 
 
 def parse_inference(text: str) -> str:
-    """*text* when it is one of :data:`INFERENCES`; else :class:`~skatdd.errors.DealFormatError` naming it."""
+    """*text* when it is one of :data:`INFERENCES`; else :class:`~skatdd.core.errors.DealFormatError` naming it."""
     if text not in INFERENCES:
         raise DealFormatError(f"unknown inference {quote(text)}: expected one of {', '.join(INFERENCES)}")
     return text
@@ -106,7 +107,7 @@ class Evidence:
 
     @property
     def auction(self) -> Auction:
-        """The bids read as intervals (:func:`skatdd.inference_bids.bid_intervals`), read once."""
+        """The bids read as intervals (:func:`skatdd.analysis.inference_bids.bid_intervals`), read once."""
         if not self._auction:
             self._auction.append(Auction.of(self.bids, self.declarer, self.game, self.declaration.hand))
         return self._auction[0]
@@ -186,7 +187,7 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
     *pool* (default ``max(POOL_FACTOR * n, MIN_POOL)``) bounds the worlds the
     bidding weights are computed on; *solver* (default: a new one) runs the
     play model's searches, *temperature* and *play_cards* set it.  Raises
-    :class:`~skatdd.errors.DealFormatError` for *n* < 1, a pool smaller
+    :class:`~skatdd.core.errors.DealFormatError` for *n* < 1, a pool smaller
     than *n*, or an unknown inference.
     """
     started = time.perf_counter()

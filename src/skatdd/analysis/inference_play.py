@@ -24,9 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .cards import Card
-from .position import Position
-from .solve import Solver
+from skatdd.core.cards import Card
+from skatdd.core.position import Position
+from skatdd.engine.solve import Solver
 
 __all__ = ["PLAY_CARDS", "TEMPERATURE", "card_probability", "play_likelihood"]
 

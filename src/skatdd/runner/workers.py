@@ -1,7 +1,7 @@
 """Worker processes: how many a run may start on this machine, and that none outlives its parent.
 
 Every runner that starts processes (the ``--jobs`` pool of
-:func:`skatdd.batch.run_lines`, a ``--dask local:N`` cluster) asks
+:func:`skatdd.runner.lines.run_lines`, a ``--dask local:N`` cluster) asks
 :func:`cap_workers` how many it may start: no more than the cores this
 process may run on (more only share them, each with a transposition table
 of its own), nor more tables than fit in the memory available.  A request

@@ -58,7 +58,7 @@ def raise_if_stopped() -> None:
     A handler's exception is lost when the signal lands in code that
     swallows exceptions: the hooks ``os.fork`` runs in the parent (a signal
     arriving while a pool starts its workers), ``__del__`` methods, weakref
-    callbacks.  Loops that wait (:func:`skatdd.ordered.run_ordered`) call
+    callbacks.  Loops that wait (:func:`skatdd.runner.ordered.run_ordered`) call
     this now and then, so such a stop still takes effect.
     """
     if _received:

@@ -1,6 +1,6 @@
 """Honest endgames for the declarer: the best strategy that plays the same card in worlds he cannot tell apart.
 
-Plain single-dummy values (:mod:`skatdd.advise`) solve every world as if the
+Plain single-dummy values (:mod:`skatdd.analysis.advise`) solve every world as if the
 declarer could see it, so in two worlds he cannot tell apart he may play two
 different cards ("strategy fusion"): that overrates his guesses.  Here the
 declarer is honest: a *strategy* picks one card for each of his information
@@ -13,7 +13,7 @@ Cazenave & Ventos 2019; the worst case for the declarer, as PIMC's is the
 best case).
 
 For a declarer decision with at most *k* tricks left and a list of worlds
-(with weights: see :mod:`skatdd.inference`), :func:`honest_card_values`
+(with weights: see :mod:`skatdd.analysis.inference`), :func:`honest_card_values`
 gives per legal card
 
 ``honest_win``
@@ -46,13 +46,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from skatdd.core.cards import CARD_POINTS, Card, card_name, display_sorted
+from skatdd.core.errors import DealFormatError
+from skatdd.core.position import Position
+from skatdd.core.rules import legal_mask, trick_winner
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+
 from .advise import WinRule, card_results, world_position
-from .cards import CARD_POINTS, Card, card_name, display_sorted
-from .errors import DealFormatError
-from .position import Position
-from .rules import legal_mask, trick_winner
-from .scoring import Declaration
-from .solve import Solver
 from .worlds import World
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
@@ -311,12 +312,12 @@ def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence
 
     *pos* is the game in play with the declarer to move; only its public
     state and the declarer's hand are used: each of *worlds* (the declarer's
-    view's worlds, :func:`skatdd.worlds.choose_worlds` or
-    :func:`skatdd.inference.weighted_worlds`) gives the other hands and the
+    view's worlds, :func:`skatdd.analysis.worlds.choose_worlds` or
+    :func:`skatdd.analysis.inference.weighted_worlds`) gives the other hands and the
     skat.  *weights* (default: all 1) weigh the worlds; *declaration* gives
-    the winning level (:class:`skatdd.advise.WinRule`).  The search stops
+    the winning level (:class:`skatdd.analysis.advise.WinRule`).  The search stops
     with :class:`HonestBudgetExceeded` after *budget* nodes.  Raises
-    :class:`~skatdd.errors.DealFormatError` when a defender is to move, the
+    :class:`~skatdd.core.errors.DealFormatError` when a defender is to move, the
     game is over, the declarer holds more than *k* cards, no world is given,
     or the weights do not match the worlds.
     """

@@ -1,8 +1,8 @@
 """The ``skatdd`` command line (docs/cli.md).
 
 One Click group; each command lives in its own module under
-``skatdd.commands`` and is registered here.  Input errors
-(:class:`~skatdd.errors.SkatddError`) become a one-line message on stderr and
+``skatdd.cli`` and is registered here.  Input errors
+(:class:`~skatdd.core.errors.SkatddError`) become a one-line message on stderr and
 exit status 2; so do Click's own usage errors (an unknown option, a bad
 option value, a missing argument): :class:`OneLineGroup` turns them into one
 line naming the offending token and what was expected, for every command
@@ -22,11 +22,12 @@ from typing import Any, NoReturn
 
 import click
 
-from . import __version__
-from .cluster import ClusterError
-from .commands.common import BROKEN_PIPE_STATUS, quiet_broken_pipe
-from .errors import SkatddError, shorten_quoted
-from .stopping import STOP_SIGNALS, exit_status, stop_message, stop_on_signals
+from skatdd import __version__
+from skatdd.core.errors import SkatddError, shorten_quoted
+from skatdd.runner.cluster import ClusterError
+from skatdd.runner.stopping import STOP_SIGNALS, exit_status, stop_message, stop_on_signals
+
+from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 
 
 class UsageLine(click.ClickException):
@@ -70,7 +71,7 @@ _HELP_ERRORS: tuple[type[click.UsageError], ...] = tuple(
 
 @contextlib.contextmanager
 def _errors_in_one_line() -> Iterator[None]:
-    """Usage errors as :func:`one_line`; a :class:`~skatdd.errors.SkatddError` a command let through, as ``main`` shows it."""
+    """Usage errors as :func:`one_line`; a :class:`~skatdd.core.errors.SkatddError` a command let through, as ``main`` shows it."""
     try:
         yield
     except _HELP_ERRORS:
@@ -85,7 +86,7 @@ class OneLineGroup(click.Group):
     """The ``skatdd`` group: every usage or input error, the group's or a command's, is one line, exit status 2.
 
     Usage errors are shown by :func:`one_line`; input errors
-    (:class:`~skatdd.errors.SkatddError`) as ``Error: message``, for a caller
+    (:class:`~skatdd.core.errors.SkatddError`) as ``Error: message``, for a caller
     of the group (Click's test runner, another program) as for :func:`main`.
 
     Reading the group's own options happens in :meth:`make_context`;
@@ -110,7 +111,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from .commands import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
+    from . import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
 
     for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, bid, match, serve):
         cli.add_command(module.command)
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning input errors into exit status 2.
 
     Always ends with :class:`SystemExit`.  SIGTERM and SIGHUP stop a
-    command as Ctrl-C does (:func:`skatdd.stopping.stop_on_signals`; exit
+    command as Ctrl-C does (:func:`skatdd.runner.stopping.stop_on_signals`; exit
     status 128 + the signal).  Without *argv* (the console script,
     ``python -m skatdd``: the process ends here) those signals are ignored
     from the moment the status is decided (see :func:`_exit`); a caller
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     """
     final = argv is None
     try:
-        with stop_on_signals():  # SIGTERM and SIGHUP stop a run as Ctrl-C does (skatdd.stopping)
+        with stop_on_signals():  # SIGTERM and SIGHUP stop a run as Ctrl-C does (skatdd.runner.stopping)
             cli.main(args=argv, prog_name="skatdd", standalone_mode=False)
     except click.exceptions.Abort as exc:  # Click's name for a KeyboardInterrupt (or Terminated) in a command
         click.echo(f"{stop_message(exc) if exc.__context__ else 'Aborted'}.", err=True)

@@ -8,7 +8,7 @@ The model (docs/inference.md has the full account and its limits):
   player makes (:func:`hand_features`: trumps, jacks, aces, tens, voids, the
   null ladder), calibrated on random deals against the double-dummy result
   of playing *G* with a random skat picked up and discarded by
-  :func:`skatdd.generate.evaluate_contract` (``benchmarks/fit_bidding_model.py``
+  :func:`skatdd.tools.generate.evaluate_contract` (``benchmarks/fit_bidding_model.py``
   reproduces the coefficients :data:`COEFFICIENTS`).
 * **Which games a seat would play.**  A seat is willing to play *G* with
   probability ``a_G = sigmoid(SHARPNESS * (logit p_G - logit THRESHOLD))``,
@@ -32,7 +32,7 @@ The model (docs/inference.md has the full account and its limits):
 The likelihood of a world (:func:`auction_likelihood`) is the product over
 the seats other than the viewer.
 
->>> from skatdd.cards import mask_of, parse_cards
+>>> from skatdd.core.cards import mask_of, parse_cards
 >>> strong = mask_of(parse_cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
 >>> weak = mask_of(parse_cards("C7 C8 S7 S8 H7 H9 HQ D7 D8 DQ"))
 >>> bid_intervals([(1, "18"), (0, "y"), (1, "p"), (2, "p")])[1]
@@ -46,11 +46,11 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import ACE, CJ, SJ, TEN, Mask
-from .errors import DealFormatError, quote
-from .generate import _null_danger
-from .rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
-from .scoring import BASE_VALUES, NULL_VALUES, matadors
+from skatdd.core.cards import ACE, CJ, SJ, TEN, Mask
+from skatdd.core.errors import DealFormatError, quote
+from skatdd.core.rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
+from skatdd.core.scoring import BASE_VALUES, NULL_VALUES, matadors
+from skatdd.tools.generate import _null_danger
 
 __all__ = [
     "BID_VALUES",
@@ -118,7 +118,7 @@ def hand_features(hand: Mask, game: Game, *, forehand: bool) -> tuple[float, ...
     side suits.  Grand: jacks, the club and spade jack, aces, tens with their
     ace, tens without, cards beyond three in suits headed by ace and ten,
     voids.  Null: the danger of the four suits
-    (:func:`skatdd.generate._null_danger`, how far the cards sit above the
+    (:func:`skatdd.tools.generate._null_danger`, how far the cards sit above the
     safe ladder 7 9 J K), the aces, kings and queens, the sevens, voids.
     Every family ends with forehand (1 or 0), who leads the first trick.
     """
@@ -205,7 +205,7 @@ class _Games(NamedTuple):
 
 
 def _games(hand: Mask, forehand: bool) -> _Games:
-    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.rules.ALL_GAMES` order."""
+    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order."""
     values = tuple(game_value(hand, g) for g in ALL_GAMES)
     plays = tuple(play_chance(win_chance(hand, g, forehand=forehand)) for g in ALL_GAMES)
     return _Games(values, plays)
@@ -264,7 +264,7 @@ def bid_intervals(bids: Sequence[tuple[int, str]]) -> dict[int, tuple[int, int |
     pass.  *lo* is the highest value the seat said or held (0 for none);
     *hi* the value it refused: the bid it passed on as listener, or the next
     bid value when it passed instead of saying one; ``None`` when it never
-    passed.  Raises :class:`~skatdd.errors.DealFormatError` for a move that
+    passed.  Raises :class:`~skatdd.core.errors.DealFormatError` for a move that
     is no bid, hold or pass, or a bid that does not exceed the one before.
     """
     lo: dict[int, int] = {}

@@ -1,0 +1,319 @@
+"""``skatdd advise``: what the player to move should play, judged from what he can see (docs/cli.md).
+
+POSITION is read like ``skatdd solve``'s DEAL (:func:`skatdd.cli.solve.solve_position`):
+a JSON deal (the position after its ``played`` cards, or after the first
+``--after K`` of them), an ISS record (before its first card, or after the
+first ``--after K`` cards of its play), or deal text with ``--game`` and
+``--declarer``; ``--played`` then plays more cards.  The full deal is given
+for convenience, but only the mover's view is used (:mod:`skatdd.analysis.advise`).
+Deal text names no declaration: the declarer is taken to have picked up
+the skat (he knows his discard) and announced nothing; a JSON deal's
+``hand``/``announce`` and an ISS record's declaration are used as given.
+
+The worlds are drawn in this process from ``generator(--seed)`` (:mod:`skatdd.core.seeds`) and
+then solved on ``--jobs`` worker processes, so the answer does not depend
+on ``--jobs``.  A progress bar goes to stderr when it is a terminal; Ctrl-C
+stops cleanly (exit 130).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
+
+import click
+
+from skatdd.analysis.advise import DEFAULT_SEED, DEFAULT_WORLDS, Advice, SingleDummyGame, WorldRunner, advise
+from skatdd.analysis.analyse import CardAnalysis, GameAnalysis
+from skatdd.analysis.worlds import SKAT
+from skatdd.core.cards import card_symbol
+from skatdd.core.errors import IllegalPlayError, plural
+from skatdd.core.position import Position
+from skatdd.core.rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
+from skatdd.core.scoring import Declaration
+from skatdd.present.report import card_list, completed_tricks, format_hand
+from skatdd.runner.lines import worker_count
+
+from .common import GAME, SEAT, emit_json, json_option, tt_option
+from .solve import apply_played, input_errors, solve_position
+
+__all__ = [
+    "ProgressLine", "advice_lines", "advice_position", "command", "sd_cells", "sd_header", "sd_summary_lines",
+    "seed_option", "terminal_progress", "worlds_option",
+]
+
+
+class ProgressLine:
+    """``worlds solved / in all`` redrawn on one terminal line (stderr), at most every 0.1 s."""
+
+    def __init__(self, stream: IO[str], label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self._last = 0.0
+        self._shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - self._last < 0.1 and done < total:
+            return
+        self._last = now
+        filled = 30 * done // max(total, 1)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total} worlds")
+        self.stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        """Clear the line."""
+        if self._shown:
+            self.stream.write("\r" + " " * 80 + "\r")
+            self.stream.flush()
+            self._shown = False
+
+
+def terminal_progress(label: str) -> ProgressLine | None:
+    """A :class:`ProgressLine` on stderr when it is a terminal, else ``None``."""
+    return ProgressLine(sys.stderr, label) if sys.stderr.isatty() else None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def worlds_option(default: int | None) -> Callable[[F], F]:
+    """``--worlds N``: how many worlds at most per decision (*default* ``None``: off unless given)."""
+    return click.option(
+        "--worlds", type=click.IntRange(min=1), default=default, show_default=default is not None,
+        help="Worlds solved per decision at most: all consistent worlds when there are no more, "
+             "else N drawn uniformly.")
+
+
+def seed_option(func: F) -> F:
+    """``--seed S``: the seed of the one generator every world is drawn from."""
+    return click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+                        help="Seed of the generator the worlds are drawn from (same seed, same output).")(func)
+
+
+# --------------------------------------------------------------------------- readable report
+
+
+def _group_name(group: int) -> str:
+    return "trumps" if group == TRUMP_GROUP else "♦♥♠♣"[group]
+
+
+def _voids(advice: Advice, game: Game) -> str:
+    parts = []
+    for seat in range(3):
+        banned = advice.view.banned[seat]
+        groups = [g for g in (TRUMP_GROUP, 3, 2, 1, 0) if group_mask(g, game) and
+                  banned & group_mask(g, game) == group_mask(g, game)]
+        if groups and seat != advice.seat:
+            parts.append(f"{SEAT_NAMES[seat]}: {', '.join(_group_name(g) for g in groups)}")
+    return "; ".join(parts)
+
+
+def _view_lines(advice: Advice, pos: Position, declaration: Declaration) -> list[str]:
+    view = advice.view
+    seat = advice.seat
+    role = "declarer" if seat == pos.declarer else "defender"
+    out = [f"What {SEAT_NAMES[seat]} ({role}) sees:",
+           f"  {'own hand':<18}{format_hand(view.known[seat])}"]
+    for other in range(3):
+        if other != seat and view.known[other]:
+            out.append(f"  {SEAT_NAMES[other] + ' (open)':<18}{format_hand(view.known[other])}")
+    if pos.trick:
+        table = ", ".join(f"{SEAT_NAMES[(pos.leader + i) % 3]} {card_symbol(c)}" for i, c in enumerate(pos.trick))
+        out.append(f"  {'table':<18}{table}")
+    if view.sizes[SKAT]:
+        skat = format_hand(view.known[SKAT]) if view.known[SKAT] else (
+            "unknown (hand game)" if declaration.hand else "unknown")
+        out.append(f"  {'skat':<18}{skat}")
+    done = completed_tricks(pos)
+    if done:
+        points = "" if pos.game.is_null else f" with {pos.declarer_points} card points"
+        out.append(f"  {'tricks so far':<18}declarer {pos.declarer_tricks}{points}, defenders {pos.defender_tricks}")
+    voids = _voids(advice, pos.game)
+    if voids:
+        out.append(f"  {'shown void':<18}{voids}")
+    return out
+
+
+def advice_lines(advice: Advice, pos: Position, declaration: Declaration) -> list[str]:
+    """The readable report of ``skatdd advise``, one string per line.
+
+    The contract and the mover, what he sees, how many worlds were solved
+    out of how many, one row per legal card (``*`` the best for his side)
+    with the declarer's win percentage and mean card points over the worlds,
+    and the best cards.
+    """
+    null = pos.game.is_null
+    mover = SEAT_NAMES[advice.seat]
+    contract = str(declaration)
+    head = (f"{contract[0].upper()}{contract[1:]}, declarer {SEAT_NAMES[pos.declarer]}; "
+            f"{mover} to play, trick {completed_tricks(pos) + 1}")
+    out = [head, *_view_lines(advice, pos, declaration), ""]
+    if advice.exact:
+        out.append(f"Worlds: all {advice.worlds:,} consistent with what {mover} sees (exact)")
+    else:
+        out.append(f"Worlds: {advice.evaluated:,} drawn uniformly (seed {advice.seed}) "
+                   f"of {advice.worlds:,} consistent with what {mover} sees")
+    out.append("")
+    out.append(f"      card  declarer wins{'' if null else '  mean points'}")
+    for card in advice.cards:
+        mark = "*" if card.card in advice.best else " "
+        row = f"    {mark} {card_symbol(card.card):<4}  {100 * card.win:>12.1f}%"
+        if card.mean_value is not None:
+            row += f"  {card.mean_value:>11.1f}"
+        out.append(row)
+    side = "the declarer" if advice.seat == pos.declarer else "the defenders"
+    aim = "most" if advice.seat == pos.declarer else "fewest"
+    rule = f"{aim} wins for the declarer" + ("" if null else f", then {aim} points")
+    out.append("")
+    out.append(f"Best for {side}: {' '.join(card_symbol(c) for c in advice.best)} ({rule})")
+    out.append("")
+    out.append(f"Nodes: {advice.nodes:,}   time: {advice.seconds:.2f} s")
+    return out
+
+
+# --------------------------------------------------------------------------- analyse --worlds
+
+
+def sd_header(null: bool) -> str:
+    """Column heads of the single-dummy cells ``analyse --worlds`` adds to each card's row."""
+    return f"{'sd win':>7} {'' if null else 'sd mean':>7} {'sd cost':>7}"
+
+
+def _percent(fraction: float) -> str:
+    return f"{100 * fraction:.1f}%"
+
+
+def sd_cells(sd: SingleDummyGame, play: CardAnalysis) -> str:
+    """The single-dummy cells and notes of one card's row in ``analyse --worlds``.
+
+    The card's win chance for the declarer and mean points from its
+    player's view, what it gave away against the single-dummy best (the win
+    chance in percentage points, else the mean points), ``!`` for a
+    single-dummy mistake (``!!`` the first), then the notes: the
+    double-dummy best cards of a double-dummy mistake, the single-dummy best
+    cards of a card that was not one of them, and ``a guess`` for a
+    double-dummy mistake that was the best single-dummy card.
+    """
+    p = sd.plays[play.index]
+    mean = "" if p.mean_value is None else f"{p.mean_value:.1f}"
+    if p.cost_win > 0:
+        cost = f"{p.cost_win:.1f}%"
+    elif p.cost_points > 0:
+        cost = f"{p.cost_points:.1f}"
+    else:
+        cost = "0"
+    mark = "!!" if play.index == sd.first_mistake else "!" if p.mistake else ""
+    notes = []
+    if play.cost:
+        notes.append(f"best: {card_list(play.best)}")
+    if play.card not in p.best:
+        notes.append(f"sd best: {card_list(p.best)}")
+    elif play.cost:
+        notes.append("a guess: the best card single-dummy")
+    cells = f"{_percent(p.win):>7} {mean:>7} {cost:>7} {mark:<2}"
+    return cells + ("  " + "; ".join(notes) if notes else "")
+
+
+def _card_numbers(indexes: list[int]) -> str:
+    return ", ".join(str(i + 1) for i in indexes) if indexes else "none"
+
+
+def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
+    """The summary ``analyse --worlds`` adds: single-dummy cost per player, first mistake, guesses and errors."""
+    sd = analysis.single_dummy
+    assert sd is not None
+    names = [SEAT_NAMES[s] + (f" [{analysis.players[s]}]" if s < len(analysis.players) and analysis.players[s]
+                              else "") for s in range(3)]
+    costs = ", ".join(f"{names[s]} {cost:.1f}" for s, cost in enumerate(sd.costs))
+    out = [f"Single-dummy (each card from its player's view, up to {plural(sd.worlds, 'world')} a card, seed {sd.seed}):",
+           f"  cost per player (the declarer's win chance given away, percentage points): {costs}"]
+    first = sd.first_mistake
+    if first is None:
+        out.append("  first single-dummy mistake: none (no card lowered its side's chances)")
+    else:
+        p = sd.plays[first]
+        play = analysis.plays[first]
+        best = sd.plays[first].best
+        out.append(f"  first single-dummy mistake (!!): card {first + 1}, {SEAT_NAMES[p.seat]} {card_symbol(p.card)} "
+                   f"in trick {play.trick}: the declarer wins {_percent(p.win)} of the worlds after it; "
+                   f"best {card_list(best)}")
+    dd_mistakes = [play for play in analysis.plays if play.cost]
+    guesses = [play.index for play in dd_mistakes if play.card in sd.plays[play.index].best]
+    errors = [play.index for play in dd_mistakes if play.card not in sd.plays[play.index].best]
+    out.append(f"  double-dummy mistakes that were the best card single-dummy (guesses): cards {_card_numbers(guesses)}")
+    out.append(f"  double-dummy mistakes that were not (errors either way): cards {_card_numbers(errors)}")
+    return out
+
+
+# --------------------------------------------------------------------------- command
+
+
+def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int | None, played: str | None,
+                    after: int | None) -> tuple[Position, Declaration]:
+    """The position ``skatdd advise`` advises on and its declaration (module docstring); POSITION as given.
+
+    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
+    """
+    spec, pos = solve_position(position, game=game, declarer=declarer, played=None)
+    if after is not None:
+        if after > len(spec.played):
+            raise IllegalPlayError(
+                f"--after {after}: the game records only {len(spec.played)} card"
+                f"{'s' if len(spec.played) != 1 else ''} played")
+        pos = spec.start_position()
+        for card in spec.played[:after]:
+            pos.play(card)
+    if played:
+        apply_played(pos, played)
+    return pos, spec.declaration()
+
+
+@click.command("advise")
+@click.argument("position", metavar="POSITION")
+@click.option("--game", "game_spec", type=GAME,
+              help="Contract (grand, clubs, ..., null, null-ouvert); required for deal text.")
+@click.option("--declarer", type=SEAT, help="Declarer's seat (0/1/2, F/M/R); required for deal text.")
+@click.option("--played", metavar="CARDS", help="Cards played after the position, in order.")
+@click.option("--after", type=click.IntRange(min=0), default=None,
+              help="Take the first K cards of the recorded play (ISS record or JSON 'played').")
+@worlds_option(DEFAULT_WORLDS)
+@seed_option
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes solving the worlds, one solver each [default: every core].")
+@json_option
+@tt_option
+def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | None, played: str | None,
+            after: int | None, worlds: int, seed: int, jobs: int | None, as_json: bool, tt_mb: int) -> None:
+    """What the player to move should play, from what he can see (single-dummy).
+
+    For every legal card: over the worlds consistent with the mover's view
+    (his cards, the cards played and the voids they show, the skat if he
+    picked it up, an ouvert declarer's hand) -- all of them when there are
+    at most --worlds, else that many drawn uniformly with --seed -- the
+    fraction in which the declarer wins double-dummy after the card and the
+    declarer's mean card points.  The declarer's best card maximises both,
+    in that order; a defender's minimises them.
+
+    \b
+    Examples:
+      skatdd advise game.iss --after 4
+      skatdd advise '{"game": "spades", "declarer": 1, "hands": [...], "skat": "...", "played": "HA"}' --json
+      skatdd advise examples/deal.txt --game spades --declarer M --played "HA" --worlds 500 --seed 7
+    """
+    with input_errors():
+        pos, declaration = advice_position(position, game_spec, declarer, played, after)
+    progress = terminal_progress("advise")
+    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
+    try:
+        with input_errors():
+            advice = advise(pos, declaration, worlds=worlds, seed=seed, runner=runner)
+    finally:
+        if progress is not None:
+            progress.close()
+    if as_json:
+        emit_json(advice.to_json())
+    else:
+        click.echo("\n".join(advice_lines(advice, pos, declaration)))

@@ -1,0 +1,446 @@
+"""``skatdd analyse``: the double-dummy cost of every card of a played game (docs/cli.md).
+
+GAME is one of:
+
+* an ISS game record, given as text or as a file holding it;
+* a JSON deal object with ``played`` (``hands`` the ten-card hands at the
+  start, ``skat`` the skat or discard, ``game``, ``declarer``, and optionally
+  ``hand``, ``announce``, ``bid``), as text or a file;
+* a file (or ``-``, stdin) holding many games, one per line, each an ISS
+  record or a JSON deal object: a file is read this way as soon as two of
+  its lines start with ``(;`` or ``{``.  Blank lines and lines starting with
+  ``#`` are skipped (they keep the line numbering).
+
+One game prints a readable trick-by-trick report (``--json``: one JSON
+object).  A file of games always prints JSON lines, one per game line in
+input order, each flushed as soon as it and every line before it are done;
+``--jobs N`` (default: every core) analyses on N worker processes with one
+solver each, and a progress bar goes to stderr when it is a terminal.  There
+a line that cannot be analysed yields ``{"line": N, "id": ..., "error":
+"..."}`` and a message on stderr, and the exit status is 2 after every other
+line is done; an ISS record in which no game was played (everyone passed)
+yields ``{"line": N, "id": ..., "skipped": "..."}`` and is not an error.
+For a single game, bad input (a malformed record, bad JSON, an illegal card,
+a passed game) exits 2 with a one-line message naming the token.
+
+``--no-review`` skips the contract review (``contract_review`` is then
+``null``), which is the slow part: it searches every contract and discard.
+
+For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster and
+``-o FILE [--resume]`` writes (or continues) the JSON lines in FILE, as for
+``batch``.  ``--table FILE.parquet|FILE.csv`` also writes one row per
+analysed game (:mod:`skatdd.present.table`; a single game gives a one-row table),
+and ``-o`` takes a single game's report too.
+The analysis itself lives in :mod:`skatdd.analysis.analyse`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import NamedTuple
+
+import click
+
+from skatdd.analysis.advise import WorldRunner, judge_analysis
+from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
+from skatdd.core.cards import CARD_POINTS, card_symbol
+from skatdd.core.errors import SkatddError, plural
+from skatdd.core.position import Position
+from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
+from skatdd.engine.solve import Solver
+from skatdd.formats.files import looks_like_path, missing_file, open_games
+from skatdd.present.report import card_list, position_lines
+from skatdd.present.table import GameTable, table_format
+from skatdd.runner.lines import LineOutcome, record_line, worker_count
+from skatdd.runner.outputs import PARTIAL, check_not_input
+
+from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
+from .batch import ResultSink, output_fingerprint, run_options, stream_results
+from .common import OutputPath, html_option, json_option, print_warnings, tt_option
+from .solve import InputError, input_errors
+
+__all__ = ["analysis_lines", "command"]
+
+_W = max(len(name) for name in SEAT_NAMES) + 2  # "middlehand*"
+
+
+# --------------------------------------------------------------------------- readable report
+
+
+def _value_text(analysis: GameAnalysis, value: int) -> str:
+    if analysis.game.is_null:
+        return "win" if value else "loss"
+    return str(value)
+
+
+def _seat(seat: int, analysis: GameAnalysis) -> str:
+    return SEAT_NAMES[seat] + ("*" if seat == analysis.declarer else "")
+
+
+def _who(seat: int, analysis: GameAnalysis) -> str:
+    name = SEAT_NAMES[seat] + (" (declarer)" if seat == analysis.declarer else "")
+    player = analysis.players[seat] if seat < len(analysis.players) else ""
+    return f"{name} [{player}]" if player else name
+
+
+def _verdict(analysis: GameAnalysis) -> str:
+    """The double-dummy result at the start, as the declared game would be scored."""
+    value, stake = analysis.start_value, analysis.stakes[0]
+    if analysis.game.is_null:
+        return "the declarer wins: he can avoid every trick" if value else "the declarer loses: he must take a trick"
+    text = f"{value} card points for the declarer: he {'wins' if stake.wins else 'loses'}"
+    if stake.schwarz:
+        text += f", the {'defenders' if stake.schwarz == 'declarer' else 'declarer'} schwarz"
+    elif stake.schneider:
+        text += f", the {'defenders' if stake.schneider == 'declarer' else 'declarer'} schneider"
+    if not stake.wins and value >= WIN_POINTS:
+        decl = analysis.declaration
+        if decl.schwarz and stake.schwarz != "declarer":
+            why = "schwarz was announced"
+        elif decl.schneider and value < SCHNEIDER_POINTS:
+            why = "schneider was announced"
+        else:
+            why = "the game is overbid"
+        text += f" ({why})"
+    return text
+
+
+def _header(analysis: GameAnalysis) -> list[str]:
+    out = []
+    if analysis.source == "iss":
+        names = ", ".join(f"{SEAT_NAMES[s]} {analysis.players[s] or '?'}" for s in range(3))
+        out.append(f"ISS game {analysis.id or '?'}: {names}")
+    elif analysis.id is not None:
+        out.append(f"Game {analysis.id}")
+    contract = str(analysis.declaration)
+    player = analysis.players[analysis.declarer] if analysis.declarer < len(analysis.players) else ""
+    declarer = SEAT_NAMES[analysis.declarer] + (f" ({player})" if player else "")
+    parts = [f"{contract[0].upper()}{contract[1:]}", f"declarer {declarer}"]
+    if analysis.bid is not None:
+        parts.append(f"bid {analysis.bid}")
+    if analysis.discard is not None:
+        parts.append(f"discard {card_list(analysis.discard)}")
+    elif analysis.declaration.hand:
+        parts.append("hand game")
+    out.append(", ".join(parts))
+    out.append("")
+    out.extend(position_lines(analysis.start))
+    out.append("")
+    out.append(f"Double-dummy at the start: {_verdict(analysis)}")
+    return out
+
+
+def _table(analysis: GameAnalysis) -> list[str]:
+    """One row per card, one line after each completed trick."""
+    null = analysis.game.is_null
+    head = f"  {'#':>4} {'trick':>5}  {'player':<{_W}} {'card':<4} {'before':>6} {'after':>6} {'cost':>5}"
+    if analysis.single_dummy is not None:
+        head += "    " + sd_header(null)
+    out = [head]
+    pos: Position = analysis.start.copy()
+    for play in analysis.plays:
+        mark = ""
+        if play.cost:
+            mark = "??" if play.index == analysis.first_decisive else "?"
+        trick = f"{play.trick:>5}" if not pos.trick else " " * 5
+        row = (f"  {play.index + 1:>4} {trick}  {_seat(play.seat, analysis):<{_W}} {card_symbol(play.card):<4} "
+               f"{_value_text(analysis, play.value_before):>6} {_value_text(analysis, play.value_after):>6} "
+               f"{play.cost:>5} {mark:<2}")
+        if analysis.single_dummy is not None:
+            row += " " + sd_cells(analysis.single_dummy, play)
+        elif play.cost:
+            row += f"  best: {card_list(play.best)}"
+        out.append(row.rstrip())
+        trick_cards = pos.trick + [play.card]
+        winner = pos.play(play.card)
+        if winner is not None:
+            side = "declarer" if winner == analysis.declarer else "defenders"
+            if null:
+                tail = f"declarer's tricks {pos.declarer_tricks}"
+            else:
+                tail = (f"{sum(CARD_POINTS[c] for c in trick_cards)} points, "
+                        f"declarer {pos.value_so_far}")
+            out.append(f"  {'':>4} {'':>5}  -> {SEAT_NAMES[winner]} ({side}) wins the trick: {tail}")
+    if len(out) == 1:
+        return ["No card was played."]
+    return out
+
+
+def _stake_text(analysis: GameAnalysis) -> str:
+    if analysis.first_decisive is None:
+        if analysis.game.is_null:
+            return "Decisive card: none (no card turned the result)"
+        return "Decisive card: none (no card changed win, schneider or schwarz)"
+    play = analysis.plays[analysis.first_decisive]
+    who = f"card {play.index + 1}, {SEAT_NAMES[play.seat]} {card_symbol(play.card)} in trick {play.trick}"
+    if analysis.game.is_null:
+        change = "turned the declarer's win into a loss" if play.declarer else "turned the declarer's loss into a win"
+    else:
+        change = (f"changed the {analysis.decisive_stake}: "
+                  f"{play.value_before} -> {play.value_after} card points for the declarer")
+    return f"First decisive card (??): {who}: {change}"
+
+
+def _ending_lines(analysis: GameAnalysis) -> list[str]:
+    if analysis.ending is None:
+        return []
+    kind, seat, awarded = analysis.ending
+    what = {"SC": "claimed the rest", "RE": "resigned", "TI": "timed out", "LE": "left the table"}[kind]
+    text = f"Ending: {_who(seat, analysis)} {what}"
+    if awarded is not None:
+        text += f"; the untaken tricks went to the {awarded}"
+    out = [text]
+    claim = analysis.claim
+    if claim is not None:
+        where = f"after card {claim.index}" if claim.index else "before the first card"
+        if analysis.game.is_null:
+            rule = "he takes no further trick double-dummy" if claim.correct else (
+                "the defenders can force a trick on him")
+        else:
+            rule = "he takes every remaining trick double-dummy" if claim.correct else (
+                "the defenders can take a trick")
+        verdict = "correct" if claim.correct else "wrong"
+        out.append(f"Claim {where}: {verdict}: {rule} "
+                   f"(double-dummy value there: {_value_text(analysis, claim.value)})")
+    return out
+
+
+def _review_lines(analysis: GameAnalysis) -> list[str]:
+    review = analysis.review
+    if review is None:
+        return []
+    best = review.report.best
+
+    def contract(label: str, discard: list[int] | None, hand: bool) -> str:
+        if discard:
+            return f"{label}, discard {card_list(discard)}"
+        return label if hand else f"{label}, picked up"
+
+    played = contract(str(review.declaration), review.discard, review.declaration.hand)
+    score = "unfinished" if review.score is None else f"score {review.score}"
+    if best.value is not None:
+        outcome = f"{best.value} card points double-dummy, {'wins' if best.declarer_wins else 'loses'}"
+    else:
+        outcome = f"double-dummy {'wins' if best.declarer_wins else 'loses'}"
+    bid = f", bid {review.report.bid}" if review.report.bid is not None else ""
+    out = [
+        f"Contract review ({SEAT_NAMES[analysis.declarer]}'s best contract with these twelve cards{bid}):",
+        f"  played  {played}: {score}",
+        f"  best    {contract(best.label, best.discard, best.hand)}: {outcome}: score {best.score}",
+    ]
+    if review.score is not None and best.score != review.score:
+        diff = best.score - review.score
+        out.append(f"  the best contract scores {abs(diff)} {'more' if diff > 0 else 'less'} (double-dummy) "
+                   "than the game played")
+    return out
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick{'s' if n != 1 else ''}"
+
+
+def analysis_lines(analysis: GameAnalysis) -> list[str]:
+    """The readable report of ``skatdd analyse``, one string per line.
+
+    The contract and the hands at the start, the double-dummy value there,
+    one row per card (number, trick, player -- ``*`` the declarer --, card,
+    value before and after, cost; ``?`` marks a card with a cost, ``??`` the
+    first decisive one, and a mistake lists the best cards), a line after
+    every trick with its winner and points, then the result, the cost per
+    player, the decisive card, the ending and claim, and the contract review.
+    """
+    out = _header(analysis)
+    out.append("")
+    out.extend(_table(analysis))
+    out.append("")
+    result = analysis.result
+    null = analysis.game.is_null
+    if result.score is None:
+        out.append(f"Result: unfinished after {plural(len(analysis.plays), 'card')} "
+                   f"(declarer {result.declarer_points} card points with the skat, {_tricks(result.declarer_tricks)})")
+    else:
+        won = "wins" if result.declarer_wins else "loses"
+        if null:
+            out.append(f"Result: the declarer {won} ({_tricks(result.declarer_tricks)}): score {result.score}")
+        else:
+            out.append(f"Result: the declarer {won} with {result.declarer_points} card points (skat included), "
+                       f"{_tricks(result.declarer_tricks)}: score {result.score}")
+        if result.overbid:
+            out.append(f"  overbid: the game as played is worth {result.game_value}, less than the bid {analysis.bid}")
+    unit = "decisive cards" if null else "card points given away"
+    costs = ", ".join(f"{_who(s, analysis)} {analysis.costs[s]}" for s in range(3))
+    out.append(f"Cost per player ({unit}): {costs}")
+    out.append(_stake_text(analysis))
+    if analysis.single_dummy is not None:
+        out.extend(sd_summary_lines(analysis))
+    out.extend(_ending_lines(analysis))
+    review = _review_lines(analysis)
+    if review:
+        out.append("")
+        out.extend(review)
+    out.append("")
+    timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
+    if analysis.review is not None:
+        timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    if analysis.single_dummy is not None:
+        sd = analysis.single_dummy
+        timing += f"   single-dummy: nodes {sd.nodes:,}, time {sd.seconds:.2f} s"
+    out.append(timing)
+    return out
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAnalysis:
+    try:
+        return analyse_text(text, solver=Solver(tt_mb=tt_mb), review=review)
+    except SkatddError as exc:
+        message = " ".join(str(exc).split())
+        raise InputError(f"{where}: {message}" if where else message) from None
+
+
+def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
+          review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
+          path: str | None = None, worlds: int | None = None, seed: int = 1) -> None:
+    """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
+    workers = worker_count(jobs, total)
+    with ExitStack() as stack:
+        table = stack.enter_context(GameTable(run.table)) if run.table else None
+        on_record = table.add if table is not None else (lambda record: None)
+        # The sink first: with --resume it skips the lines already answered, which then get no page either.
+        fingerprint = output_fingerprint(run.output, path,
+                                         {"command": "analyse", "--no-review": not review, "--worlds": worlds,
+                                          "--seed": seed if worlds is not None else None})
+        sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
+                                              on_record=on_record, run=fingerprint))
+        todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
+
+        def wrap(emit: Callable[[LineOutcome], None]) -> Callable[[LineOutcome], None]:
+            return emit
+
+        if html is not None:
+            from skatdd.present.html import ArchivePages  # here: Jinja2 is loaded only when pages are asked for
+
+            pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
+            todo, wrap = pages.lines(lines), pages.emitter
+        stream_results(lambda emit: analyse_lines(todo, jobs=workers, tt_mb=tt_mb, review=review, emit=wrap(emit),
+                                                  worlds=worlds, seed=seed, dask=run.dask, total=total),
+                       total, what="games could not be analysed", sink=sink, on_record=on_record)
+
+
+class RunOptions(NamedTuple):
+    """Where a file of games runs and where its results go (``--dask``, ``-o``, ``--resume``, ``--table``)."""
+
+    dask: str | None
+    output: str | None
+    resume: bool
+    table: str | None
+
+
+def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int) -> GameAnalysis:
+    """With ``--worlds``: judge every card single-dummy on *jobs* workers, a progress bar on a terminal."""
+    if worlds is None:
+        return analysis
+    progress = terminal_progress("single-dummy")
+    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
+    try:
+        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+@click.command("analyse")
+@click.argument("game", metavar="GAME")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="For a file of games: worker processes, one solver each; for one game with --worlds: "
+                   "workers solving its worlds [default: every core].")
+@click.option("--no-review", is_flag=True,
+              help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+@worlds_option(None)
+@seed_option
+@run_options
+@click.option("--table", metavar="FILE", default=None, type=OutputPath(beside=(PARTIAL,), replaced=True, check=table_format),
+              help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
+@json_option
+@tt_option
+@html_option(folders=True)
+def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, dask: str | None,
+            output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
+            four_colour: bool) -> None:
+    """Analyse a played game card by card: the double-dummy cost of every card.
+
+    GAME is an ISS game record or a JSON deal with "played" (text or a file),
+    or a file ('-': stdin) of such games, one per line; a file of games
+    prints JSON lines in input order (see --jobs).
+
+    For every card: the double-dummy value before and after it (suit and
+    grand: the declarer's final card points; null: 1 win, 0 loss), its cost
+    to its own side and the best cards.  Then the result, each player's total
+    cost, the first decisive card, a claim's verdict and the contract review.
+
+    \b
+    With --worlds N every card is also judged single-dummy, from what its
+    player could see (as 'skatdd advise'): its win chance and mean points
+    over N worlds (--seed), the best cards and what it gave away against
+    them; the worlds of one game are solved on --jobs workers.
+
+    \b
+    Examples:
+      skatdd analyse examples/game.iss
+      skatdd analyse examples/game.iss --worlds 100 --no-review
+      skatdd analyse examples/game.iss --json --no-review
+      skatdd analyse archive.iss --jobs 2 > analyses.jsonl
+      skatdd analyse examples/game.iss --html game.html
+      skatdd analyse archive.iss --html reports/ > analyses.jsonl
+    """
+    review = not no_review
+    if worlds is not None and worlds > MAX_WORLDS:
+        # Refused before any work, not game by game after each one's double-dummy analysis: in the first
+        # trick a defender sees millions of consistent worlds (9,237,800 or more), so every game would fail.
+        raise WorldCountError(f"--worlds {worlds}: a run solves at most {MAX_WORLDS:,} worlds for one card, and "
+                              "the first trick of a game has cards with millions of them (docs/cli.md); "
+                              f"ask for at most {MAX_WORLDS:,}")
+    if html is not None and resume:
+        # The archive index is built from the games analysed in this run; a resumed run would replace
+        # the index of the first part with one of the rest.
+        raise click.UsageError("--html and --resume do not go together: resume the JSON lines with -o, "
+                               "then write the pages in a run of their own")
+    run = RunOptions(dask, output, resume, table)
+    with input_errors(), open_games(game) as games:
+        for option, path in (("-o", output), ("--table", table), ("--html", html)):
+            check_not_input(path, option, games.path)
+        if games.lines is None:
+            assert games.text is not None
+            if games.path is None and looks_like_path(games.text):
+                raise missing_file(games.text)  # a game is never one word: a path that does not exist
+            analysis = _single(games.text, tt_mb=tt_mb, review=review, where=games.path)
+            print_warnings(analysis.warnings)
+            analysis = _judge(analysis, worlds, seed, jobs, tt_mb)
+            _print(analysis, as_json, run, html, four_colour)
+            return
+        _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed)
+
+
+def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,
+           four_colour: bool = False) -> None:
+    """Print one game's analysis (to ``-o FILE`` when given), write its ``--table`` row and its ``--html`` page."""
+    if run.table:
+        with GameTable(run.table) as table:
+            table.add(analysis.to_json())
+    text = record_line(analysis.to_json()) if as_json else "\n".join(analysis_lines(analysis))
+    if run.output is None:
+        click.echo(text)
+    else:
+        try:
+            with open(run.output, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {run.output!r}: {exc.strerror or exc}", param_hint="-o") from None
+    if html is not None:
+        from skatdd.present.html import write_game_page  # here: Jinja2 is loaded only when a page is asked for
+
+        click.echo(f"HTML report: {write_game_page(analysis, html, four_colour=four_colour)}", err=True)

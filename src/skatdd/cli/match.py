@@ -1,0 +1,214 @@
+"""``skatdd match A B``: a duplicate match between two players (docs/cli.md; the referee is :mod:`skatdd.play.match`).
+
+A and B are players: ``random``, ``heuristic``, ``pimc[:N]``, ``dd`` or a
+plug-in ``module.path:factory`` (:mod:`skatdd.play.players`).  ``--deals N
+--seed S`` plays N realistic generated deals; ``--deals FILE`` the deals of
+FILE, one JSON deal or ISS record a line (a passed ISS game is skipped).
+Each deal is played twice, A declaring against two B defenders and then B
+against two A; one JSON line per deal goes to stdout (or ``-o FILE``), in
+input order, flushed as it comes, then the summary: as text, on stdout
+when ``-o`` holds the lines and on stderr otherwise, or with ``--json``
+(which needs ``-o``) as one JSON object on stdout.
+
+``--jobs``, ``--dask``, ``-o FILE --resume`` and the progress bar are
+``batch``'s.  Exit status: 0 when every deal was played, 1 when a deal
+failed (a player returned an illegal card, raised or timed out) or failed
+inside, 2 for bad input (a bad option or player, a deal line that cannot be
+read, after every other deal is done), 130 on Ctrl-C (the deals written so
+far stay written).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from skatdd.core.errors import ResumeError
+from skatdd.formats.files import game_lines
+from skatdd.play.match import DEFAULT_TIMEOUT, LABELS, MatchConfig, file_line, match_items
+from skatdd.play.summary import GAME_TYPES, MatchSummary, PairedMean
+from skatdd.runner.game_lines import game_line_id
+from skatdd.runner.lines import run_lines, stdin_bytes, worker_count
+
+from .batch import ResultSink, output_fingerprint, run_options, stream_results
+from .common import emit_json, json_option, tt_option
+from .solve import input_errors
+
+__all__ = ["command", "summary_lines"]
+
+
+# --------------------------------------------------------------------------- the readable summary
+
+
+def _interval(mean: PairedMean) -> str:
+    """``+12.3  [+1.0, +23.6]``: the mean and its interval (the interval left out with one deal)."""
+    if mean.mean is None:
+        return "-"
+    ci = mean.ci
+    return f"{mean.mean:>+7.1f}" + ("" if ci is None else f"  [{ci[0]:+.1f}, {ci[1]:+.1f}]")
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _deals(n: int) -> str:
+    return f"{n} deal{'s' if n != 1 else ''}"
+
+
+def summary_lines(summary: MatchSummary) -> list[str]:
+    """The readable summary of a match: the edge with its interval, then declarer results and costs per player."""
+    data = summary.to_json()
+    names = {label: summary.players.get(label, "?") + (" (sees every card)" if label in summary.cheats else "")
+             for label in LABELS}
+    head = f"Match: A = {names['A']}, B = {names['B']}: {_deals(summary.deals)}, each played twice"
+    counts = [f"{n} {what}" for n, what in ((summary.failed, "failed"), (summary.skipped, "skipped"),
+                                            (summary.errors, "unreadable")) if n]
+    out = [head + (f" ({', '.join(counts)})" if counts else ""), "",
+           "A's edge per deal (A's total over both games minus B's), mean and 95% interval:"]
+
+    def edge(label: str, mean: PairedMean) -> None:
+        out.append(f"  {label:<30}{_interval(mean)}")
+
+    edge("list score (ISkO)", summary.score)
+    edge("tournament (Seeger-Fabian)", summary.tournament)
+    for kind in GAME_TYPES:
+        if summary.types[kind].deals:
+            edge(f"list score, {kind} ({_deals(summary.types[kind].deals)})", summary.types[kind].score)
+    a, b = data["a"], data["b"]
+
+    def row(label: str, left: str, right: str) -> None:
+        out.append(f"  {label:<34}{left:>10}{right:>10}")
+
+    out += ["", f"{'As declarer':<36}{'A':>10}{'B':>10}"]
+    row("games won", _percent(a["win_rate"]), _percent(b["win_rate"]))
+    for kind in GAME_TYPES:
+        typed = data["by_game"][kind]
+        if typed["deals"]:
+            row(f"  {kind} (double-dummy {_percent(typed['dd_win_rate'])})", _percent(typed["a"]["win_rate"]),
+                _percent(typed["b"]["win_rate"]))
+    row("mean card points (suit, grand)", _number(a["mean_points"]), _number(b["mean_points"]))
+    out += ["", f"{'Double-dummy cost per card':<36}{'A':>10}{'B':>10}"]
+    for role in ("declarer", "defender", "all"):
+        row(f"card points, as {role}" if role != "all" else "card points, every card", _number(a["dd_cost"][role], 2),
+            _number(b["dd_cost"][role], 2))
+    if data["by_game"]["null"]["deals"]:
+        for role in ("declarer", "defender"):
+            row(f"lost nulls, as {role}", _number(a["dd_cost_null"][role], 3), _number(b["dd_cost_null"][role], 3))
+    for failure in summary.failures:
+        out.append(f"Failed: {failure}")
+    return out
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _deal_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any]:
+    """``(items, handler, total, line_id)`` for ``--deals N`` or ``--deals FILE`` (``-``: standard input)."""
+    text = deals.strip()
+    if text.isascii() and text.isdigit():
+        if int(text) < 1:
+            raise click.BadParameter(f"{deals!r}: expected a number of deals >= 1 or a FILE of deals", param_hint="--deals")
+        items, handler, total, line_id = match_items(int(text), seed)
+        return iter(items), handler, total, line_id
+    if deals == "-":
+        return game_lines(stdin_bytes()), file_line, None, game_line_id
+    try:
+        items, handler, total, line_id = match_items(deals, seed)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {deals!r}: {exc.strerror or exc} (expected a number of deals or a "
+                                 "FILE of deals)", param_hint="--deals") from None
+    return iter(items), handler, total, line_id
+
+
+@click.command("match")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--deals", "deals", required=True, metavar="N|FILE",
+              help="N realistic generated deals (with --seed), or a FILE ('-': stdin) of deals, one JSON deal or "
+                   "ISS record a line.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seeds the generated deals and every player's random choices.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Seconds a player may take over one card; a player that takes longer fails the deal.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes, one solver each [default: every core].")
+@run_options
+@json_option
+@tt_option
+def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
+            output: str | None, resume: bool, as_json: bool, tt_mb: int) -> None:
+    """Play a duplicate match of player A against player B; JSON lines out, one per deal, then the summary.
+
+    \b
+    A and B: random, heuristic, pimc[:N] (default 50 worlds), dd (sees
+    every card: the upper bound), or a plug-in module.path:factory
+    (or path/to/file.py:factory) whose factory(seat, seed) returns an
+    object with play(state) -> a legal card.
+
+    Each deal is played twice: A declares against two B defenders, then B
+    against two A.  The contract, discard and bids are the deal's, so the
+    match measures card play.  A's edge per deal is A's total over both
+    games minus B's, in list score and tournament points.
+
+    \b
+    Examples:
+      skatdd match heuristic random --deals 200 --jobs 2 -o m.jsonl
+      skatdd match pimc:50 heuristic --deals 100 --seed 7 -o m.jsonl --json
+      skatdd match mybot:make_player heuristic --deals games.iss -o m.jsonl
+    """
+    if as_json and output is None:
+        raise click.UsageError("--json needs -o FILE: the deal lines go to FILE and the summary JSON to stdout")
+    with input_errors():
+        config = MatchConfig(a, b, seed, timeout)
+        names = config.names()
+        specs = config.specs()
+    summary = MatchSummary(players=names, cheats=[label for label, spec in zip(LABELS, specs, strict=True) if spec.cheats])
+    items, handler, total, line_id = _deal_source(deals, seed)
+
+    def on_prior(record: dict[str, Any]) -> None:
+        """A record already in -o FILE (--resume): it must come from the same players and seed."""
+        if "players" in record and (record.get("players") != names or record.get("seed") != seed):
+            raise ResumeError(f"{output}: the deals there were played by {record.get('players')} with seed "
+                              f"{record.get('seed')}, not by {names} with seed {seed}: not this match's output")
+        summary.add(record)
+
+    status = 0
+    source = None if deals.isdigit() else deals
+    fingerprint = output_fingerprint(output, source, {"command": "match", "A": names["A"], "B": names["B"],
+                                                      "--deals": deals if source is None else None, "--seed": seed,
+                                                      "--timeout": timeout})
+    with input_errors(), ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior,
+                                    run=fingerprint) as sink:
+        run = functools.partial(handler, config=config)
+        workers = worker_count(jobs, total)
+        try:
+            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, tt_mb=tt_mb, emit=emit, dask=dask,
+                                                  total=total), total,
+                           what="deal lines could not be played", sink=sink, on_record=summary.add)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+            if status == 0:  # stdout was closed (`| head`): nothing more to say
+                raise
+    _report(summary, as_json, to_stdout=output is not None)
+    if status:
+        sys.exit(status)
+    if summary.failed:
+        click.echo(f"Error: {summary.failed} of {summary.deals + summary.failed} deals failed (see 'failed' in "
+                   "their lines)", err=True)
+        sys.exit(1)
+
+
+def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
+    """The summary: JSON or text on stdout when the lines went to a file, text on stderr when they went to stdout."""
+    if as_json:
+        emit_json(summary.to_json())
+        return
+    click.echo("\n".join(summary_lines(summary)), err=not to_stdout)

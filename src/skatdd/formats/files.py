@@ -1,0 +1,169 @@
+"""Where input comes from: a command-line argument that is the input itself, a file, or a file of many.
+
+* :func:`read_source`: a DEAL/GAME argument as text, read from a file when
+  it names one (``-``: standard input); a lone word that is neither a file
+  nor anything else is reported as a missing file by the readers.
+* :func:`strip_comments`: blank lines and ``#`` lines removed.
+* :func:`open_games`: a GAME/DEAL argument that may be a file of many
+  records, one a line (ISS records or JSON objects): how many there are is
+  decided by looking ahead until a second record line turns up, so a huge
+  file or a pipe is never read whole.
+* :func:`record_id`: the ``id`` of one such line before it is parsed, for
+  error records.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from typing import IO
+
+from skatdd.core.errors import DealFormatError, quote
+
+from .json_object import load_json
+
+__all__ = [
+    "Games", "game_lines", "looks_like_path", "missing_file", "open_games", "read_source", "record_id",
+    "strip_comments",
+]
+
+
+def looks_like_path(text: str) -> bool:
+    """A lone word (no whitespace, no comma): what a path looks like and a deal, a JSON object or a record does not."""
+    return bool(text) and not any(ch.isspace() or ch == "," for ch in text) and not text.startswith(("{", "(;"))
+
+
+#: Longest path an error message shows whole (a path that exists is always shown whole).
+PATH_LIMIT = 300
+
+
+def missing_file(arg: str) -> DealFormatError:
+    """The error for *arg*, which looks like a path, when no such file exists and it is no deal either."""
+    what = "is a directory, not a file" if os.path.isdir(arg) else "does not exist"
+    return DealFormatError(
+        f"file {quote(arg, PATH_LIMIT)} {what} (and it is neither a file nor a deal: expected a path, a JSON object, "
+        "an ISS record, or four groups of cards separated by '/')"
+    )
+
+
+def read_source(arg: str) -> tuple[str, str | None]:
+    """``(text, path)``: the input's text, and the file it came from (``None`` when *arg* is the input itself).
+
+    A file is read as UTF-8 (a byte-order mark is dropped); a file that
+    cannot be read raises :class:`DealFormatError` naming it.
+    """
+    head = arg.lstrip()
+    if head.startswith(("{", "(;")):
+        return arg, None
+    if arg == "-":
+        try:
+            return sys.stdin.read(), None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DealFormatError(f"cannot read standard input: {quote(str(exc))}") from None
+    if arg and os.path.isfile(arg):
+        try:
+            with open(arg, encoding="utf-8-sig") as fh:
+                return fh.read(), arg
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DealFormatError(f"cannot read deal file {arg!r}: {quote(str(exc))}") from None  # a real path: shown whole
+    return arg, None
+
+
+def strip_comments(text: str) -> str:
+    """*text* without blank lines and lines starting with ``#``."""
+    return "\n".join(line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def _is_record(raw: bytes) -> bool:
+    head = raw.lstrip().lstrip(b"\xef\xbb\xbf").lstrip()
+    return head.startswith((b"(;", b"{"))
+
+
+def game_lines(raws: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, raw)`` for each line that is neither blank nor a ``#`` comment; numbers count from 1."""
+    for number, raw in enumerate(raws, start=1):
+        text = raw.strip()
+        if text and not text.startswith(b"#"):
+            yield number, raw
+
+
+def record_id(text: str) -> object:
+    """The ``id`` of one record line (ISS ``ID[...]`` or a JSON object's ``id``) before it is parsed; never raises."""
+    try:
+        if text.startswith("(;"):
+            _, sep, rest = text.partition("ID[")
+            return (rest.partition("]")[0] or None) if sep else None
+        obj = load_json(text)  # strict: a line that is not JSON (an id of NaN) has no id to echo
+        return obj.get("id") if isinstance(obj, dict) else None
+    except ValueError:
+        return None
+
+
+@dataclass
+class Games:
+    """A GAME/DEAL argument opened by :func:`open_games`: one input, or the lines of a file of many.
+
+    Exactly one of :attr:`text` (the one input, decoded) and :attr:`lines`
+    (``(line_number, raw)`` of every record line) is set; :attr:`total`
+    counts the lines of a file of many (``None`` for standard input) and
+    :attr:`path` names the file (``None`` for an argument or stdin).
+    """
+
+    text: str | None
+    lines: Iterator[tuple[int, bytes]] | None
+    total: int | None
+    path: str | None
+
+
+@contextlib.contextmanager
+def open_games(arg: str, what: str = "GAME") -> Iterator[Games]:
+    """Open *arg* (the input itself, a path, or ``-`` for stdin) as one input or a file of many.
+
+    A file (or stdin) holds many when two of its lines start a record
+    (``(;`` or ``{``); blank lines and ``#`` lines are skipped but keep the
+    numbering.  Otherwise its whole text is the one input.  Raises
+    :class:`DealFormatError` for a file that cannot be read or is not
+    UTF-8, and for a path that does not exist (:func:`missing_file`).
+    """
+    if arg.lstrip().startswith(("(;", "{")):
+        yield Games(arg, None, None, None)
+        return
+    stream: IO[bytes]
+    if arg == "-":
+        stream, path = sys.stdin.buffer, None
+    elif os.path.isfile(arg):
+        try:
+            stream, path = open(arg, "rb"), arg
+        except OSError as exc:
+            raise DealFormatError(f"cannot read {what} file {quote(arg)}: {exc.strerror or exc}") from None
+    else:
+        # Not a file: the argument itself is the input (deal text), or a path that does not exist.
+        yield Games(arg, None, None, None)
+        return
+    try:
+        head: list[bytes] = []
+        found = 0
+        for raw in stream:
+            head.append(raw)
+            found += _is_record(raw)
+            if found >= 2:
+                break
+        if found < 2:
+            raw_text = b"".join(chain(head, stream))
+            try:
+                text = raw_text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise DealFormatError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
+            yield Games(text, None, None, path)
+            return
+        total = None
+        if path is not None:
+            with open(path, "rb") as fh:
+                total = sum(1 for _ in game_lines(fh))
+        yield Games(None, game_lines(chain(head, stream)), total, path)
+    finally:
+        if path is not None:
+            stream.close()
