@@ -130,29 +130,37 @@ def _start_local(distributed: Any, workers: int, tt_mb: int | None) -> tuple[Any
                                                dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
     except BaseException:
-        _close(client, cluster)
+        _close(client, cluster, stopped=True)
         raise
     return cluster, client
 
 
-def _close(client: Any, cluster: Any) -> None:
+#: The loggers that report, as errors with tracebacks, the tasks and connections a closing client drops.
+_CLOSING_NOISE = ("distributed", "tornado", "asyncio")
+
+
+def _close(client: Any, cluster: Any, *, stopped: bool) -> None:
     """Close *client* and *cluster* (either may be ``None``), quietly, holding interrupts back until done.
 
-    After an interrupt Dask logs every task it cancels and every worker
-    connection it drops; none of that is news, so its loggers are quiet
-    while it closes.
+    When the run was *stopped* (an interrupt, a failure), Dask and its event
+    loop log every task they cancel and every connection they drop, some of
+    it after the close returns (a task's exception is reported when it is
+    collected); none of that is news, so their loggers (every one under
+    :data:`_CLOSING_NOISE`, some with levels of their own) are silenced for
+    the rest of the process.  After a run that ended normally they are
+    silenced only while it closes.
     """
-    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    names = [name for name in logging.root.manager.loggerDict if name.split(".")[0] in _CLOSING_NOISE]
+    loggers = [logging.getLogger(name) for name in {*names, *_CLOSING_NOISE}]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
-        logger.setLevel(logging.CRITICAL)
-    try:
-        with deferred_stops():
-            if client is not None:
-                client.close()
-            if cluster is not None:
-                cluster.close()
-    finally:
+        logger.setLevel(logging.CRITICAL + 1)
+    with deferred_stops():  # a close that fails leaves them quiet too: the process is on its way out
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    if not stopped:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
 
@@ -183,8 +191,10 @@ def connect(address: str, tt_mb: int | None = None) -> Iterator[Any]:
                           "or local[:N]") from None
     try:
         yield client
-    finally:
-        _close(client, cluster)
+    except BaseException:
+        _close(client, cluster, stopped=True)
+        raise
+    _close(client, cluster, stopped=False)
 
 
 _worker_state = threading.local()

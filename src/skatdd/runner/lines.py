@@ -268,15 +268,22 @@ def _kill(executor: ProcessPoolExecutor) -> None:
     """Cancel queued work and terminate the workers now (they ignore SIGINT).
 
     ``ProcessPoolExecutor`` has no public way to stop running work, so the
-    worker processes are terminated directly.
+    worker processes are terminated directly.  Then the pool's manager
+    thread, which sees them die and closes the pool's pipes, is waited for:
+    left running, it raced the interpreter's exit hook, which wakes it
+    through one of those pipes (``Exception ignored ... Bad file
+    descriptor`` on stderr after the command's last line).
     """
     workers = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         if proc.is_alive():
             proc.terminate()
     for proc in workers:
         proc.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _work_chunk(chunk: Chunk) -> list[LineOutcome]:
