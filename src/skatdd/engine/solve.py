@@ -41,6 +41,17 @@ if TYPE_CHECKING:
 MODES = ("value", "win", "all")
 
 
+def solver_or_default(solver: Solver | None) -> Solver:
+    """The one way of passing a solver: *solver* itself, or a fresh default one.
+
+    Every function above the engine that solves takes ``solver: Solver | None
+    = None`` (keyword-only) and nothing else about the engine: no ``tt_mb``.
+    ``None`` means a new :class:`Solver` with the default table.  Reuse one
+    solver across calls to keep its table warm; a function that runs worker
+    processes sends a pickled copy (see :meth:`Solver.__reduce__`).
+    """
+    return solver if solver is not None else Solver()
+
 
 @dataclass
 class CardValue:
@@ -93,6 +104,16 @@ class Solver:
 
     def __init__(self, tt_mb: int = 128) -> None:
         self.engine = _engine.Engine(tt_mb)
+
+    def __reduce__(self) -> tuple[type[Solver], tuple[int]]:
+        """Pickle as the configuration, not the table.
+
+        This is how a solver reaches worker processes: a function that fans
+        out (``jobs``, ``dask``) sends its *solver* argument, and each worker
+        builds its own engine with the same table bound.  The table itself
+        (up to *tt_mb* MiB of process-local memory) never travels.
+        """
+        return (Solver, (self.tt_mb,))
 
     # -- loading -----------------------------------------------------------
     def _load(self, pos: Position, mode: int) -> None:
