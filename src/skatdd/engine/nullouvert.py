@@ -222,7 +222,7 @@ class NullOuvertAnalyser:
 
     def dd_line(self, world: World, declarer: int) -> list[Card]:
         """The defenders' winning line in a lost *world*, ending with the trick the declarer takes."""
-        return self.solver.dd_line(list(world.hands), declarer, 0, ())
+        return [Card(c) for c in self.solver.dd_line(list(world.hands), declarer, 0, ())]
 
     # -- honest search -----------------------------------------------------
     @staticmethod
@@ -292,7 +292,8 @@ class NullOuvertAnalyser:
                 history.append(unrefuted)
                 state = self.play(state, unrefuted)
             else:
-                for card, disc in moves:
+                for move, disc in moves:
+                    card = Card(move)
                     child = self.play(state, card, disc)
                     if not self.solver.honest_wins(child):
                         history.append(card)
