@@ -297,7 +297,7 @@ def test_analyse_refuses_what_is_no_game(solver: Solver, tmp_path: Path) -> None
         skatdd.analyse(tmp_path / "missing.iss", solver=solver)
     with pytest.raises(SkatddError, match="'XX'"):
         skatdd.analyse(GAME_ISS.replace("HT 1 H9", "XX 1 H9"), solver=solver)
-    with pytest.raises(TypeError, match="not int"):
+    with pytest.raises(SkatddError, match="3 is not a game to analyse"):
         skatdd.analyse(3, solver=solver)  # type: ignore[arg-type]
 
 

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .core.cards import Card, CardSet, card_name, format_cards, parse_card, parse_cards
-from .core.errors import SkatddError
+from .core.errors import DealFormatError, SkatddError, quote
 from .core.position import Position
 from .core.rules import Game, parse_game, parse_seat
 from .core.scoring import Declaration
@@ -125,9 +125,10 @@ def analyse(game: str | Path | GameSpec | DealInput | IssGame, *, solver: Solver
     ``str`` is always the game's text, never a path.  *solver* (default: a
     new one) is reused across calls when given; *review* adds the contract
     review.  Returns a :class:`~skatdd.analysis.analyse.GameAnalysis`.
-    Raises :class:`SkatddError` subclasses for bad input (deal text, which
-    holds no play, included), each naming the offending token, and
-    :class:`TypeError` for anything else.
+    Raises :class:`SkatddError` subclasses for bad input, each naming the
+    offending token: :class:`~skatdd.core.errors.DealFormatError` for
+    what is no game to analyse (deal text, which holds no play, a number, a
+    missing file).
     """
     from .analysis.analyse import analyse_input, analyse_iss, analyse_spec, analyse_text
     from .formats.files import missing_file, read_source
@@ -145,8 +146,8 @@ def analyse(game: str | Path | GameSpec | DealInput | IssGame, *, solver: Solver
         return analyse_input(game, solver=solver, review=review)
     if isinstance(game, IssGame):
         return analyse_iss(game, solver=solver, review=review)
-    raise TypeError(f"analyse() takes a game as text, a Path, a GameSpec, a DealInput or an IssGame, "
-                    f"not {type(game).__name__}")
+    raise DealFormatError(f"{quote(game)} is not a game to analyse: expected an ISS record or JSON deal object "
+                          f"(as text or a file), an IssGame, a GameSpec or a DealInput; got {type(game).__name__}")
 
 
 def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None = None,

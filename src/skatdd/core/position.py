@@ -185,7 +185,7 @@ class Position:
 
         *card* is a :class:`~skatdd.core.cards.Card`, an int 0..31 or a code in
         any form :func:`~skatdd.core.cards.parse_card` reads (``"HA"``, ``"♥A"``).
-        Raises :class:`~skatdd.errors.InvalidCardError` for a code or int that
+        Raises :class:`~skatdd.core.errors.InvalidCardError` for a code or int that
         is no card, and :class:`IllegalPlayError` when the player does not hold
         the card or must follow the led suit with another one.
         """
