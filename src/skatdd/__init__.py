@@ -44,31 +44,32 @@ the same function whether or not old code imported the module.
 """
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from pathlib import Path
+import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
 from .core.cards import Card, CardSet, card_name, format_cards, parse_card, parse_cards
-from .core.errors import DealFormatError, SkatddError, quote
+from .core.errors import SkatddError
 from .core.position import Position
 from .core.rules import Game, parse_game, parse_seat
 from .core.scoring import Declaration
 from .core.scoring import score_game as score
 from .engine.solve import Solver
-from .formats.deal_input import DealInput
-from .formats.iss import IssGame
-from .formats.readers import load_deal, parse_input
+from .formats.readers import load_deal
 from .formats.spec import GameSpec
 
 if TYPE_CHECKING:
     # Type checkers see the lazy entry points as the functions they are.
+    from collections.abc import Callable
+    from pathlib import Path
+
     from .analysis.advise import advise as advise
     from .analysis.analyse import GameAnalysis
     from .analysis.best import SeatReport
     from .analysis.bid import bid as bid
     from .analysis.odds import odds as odds
     from .engine.nullouvert import analyse as null_ouvert
+    from .formats.deal_input import DealInput
+    from .formats.iss import IssGame
     from .play.match import match as match
 
 __version__ = "0.1.0"
@@ -111,6 +112,8 @@ def parse_deal(text: str, *, game: Game | None = None, ouvert: bool = False, dec
     deal text, which names no contract.  Raises :class:`SkatddError`
     subclasses for bad input, each naming the offending token.
     """
+    from .formats.readers import parse_input
+
     return parse_input(text, game=game, ouvert=ouvert, declarer=declarer).require_spec()
 
 
@@ -130,8 +133,14 @@ def analyse(game: str | Path | GameSpec | DealInput | IssGame, *, solver: Solver
     what is no game to analyse (deal text, which holds no play, a number, a
     missing file).
     """
+    from pathlib import Path
+
     from .analysis.analyse import analyse_input, analyse_iss, analyse_spec, analyse_text
+    from .core.errors import DealFormatError, quote
+    from .formats.deal_input import DealInput
     from .formats.files import missing_file, read_source
+    from .formats.iss import IssGame
+    from .formats.readers import parse_input
 
     if isinstance(game, Path):
         if not game.is_file():
@@ -163,6 +172,7 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
     option its line.  Raises :class:`SkatddError` subclasses for bad input.
     """
     from .analysis.best import best_all_seats
+    from .formats.readers import parse_input
 
     found = parse_input(deal) if isinstance(deal, str) else deal
     hands, skat = found.require_dealt()
@@ -193,7 +203,7 @@ def _entry_point(name: str) -> Callable[..., Any]:
     if name in _DEFINED:
         return _DEFINED[name]
     module, function = _LAZY[name]
-    found: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    found: Callable[..., Any] = getattr(_importlib.import_module(module), function)
     return found
 
 
