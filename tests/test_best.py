@@ -370,7 +370,7 @@ def test_bad_arguments() -> None:
 # JSON
 
 
-def test_json_fields_per_interface(solver: Solver) -> None:
+def test_json_fields_as_docs_cli_lists_them(solver: Solver) -> None:
     hands, skat = masks(WORKED[1])
     report = best_contracts(hands, skat, 0, bid=18, solver=solver)
     data = json.loads(json.dumps(report.to_json()))

@@ -5,7 +5,7 @@ from skatdd.cli import cli
 COMMANDS = {"solve", "batch", "bench", "best", "analyse", "null-ouvert", "score"}
 
 
-def test_every_interface_command_is_registered():
+def test_every_command_of_docs_cli_is_registered():
     assert COMMANDS <= set(cli.commands)
 
 

@@ -47,7 +47,7 @@ def assert_input_error(result, *tokens: str) -> str:
 
 # --------------------------------------------------------------------------- JSON output
 
-def test_json_fields_are_exactly_the_interface(solver: Solver) -> None:
+def test_json_fields_are_exactly_those_of_docs_cli(solver: Solver) -> None:
     data = solve_json(DEAL, "--game", "diamonds", "--declarer", "F")
     assert set(data) == SOLVE_KEYS
     pos = load_deal(DEAL, game=Game.DIAMONDS, declarer=0).position()

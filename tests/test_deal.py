@@ -171,7 +171,7 @@ def test_load_deal_not_a_file_nor_a_deal():
 
 def test_load_deal_from_text_file_with_comments(tmp_path):
     path = tmp_path / "deal.txt"
-    path.write_text("# the interface example\n\n" + EXAMPLE + "\n", encoding="utf-8")
+    path.write_text("# the README's example deal\n\n" + EXAMPLE + "\n", encoding="utf-8")
     spec = load_deal(str(path), game=Game.CLUBS, declarer=1)
     assert spec.game == Game.CLUBS and spec.declarer == 1
     assert [format_mask(h) for h in spec.hands] == EXAMPLE_HANDS

@@ -226,10 +226,11 @@ assert old is importlib.import_module({new!r})
 @pytest.mark.parametrize(("name", "new", "function"), [
     ("advise", "skatdd.analysis.advise", "advise"), ("odds", "skatdd.analysis.odds", "odds"),
     ("best", "skatdd.analysis.best", "best_contracts"), ("analyse", "skatdd.analysis.analyse", "analyse_text"),
+    ("bid", "skatdd.analysis.bid", "bid"),
 ])
 def test_a_callable_old_module(name: str, new: str, function: str) -> None:
     run = _python(f"""
-import importlib, warnings
+import importlib, inspect, warnings
 import skatdd
 moved = importlib.import_module({new!r})
 with warnings.catch_warnings(record=True) as caught:
@@ -237,9 +238,10 @@ with warnings.catch_warnings(record=True) as caught:
     from skatdd.{name} import {function} as imported
 assert any(issubclass(w.category, DeprecationWarning) for w in caught)
 assert imported is getattr(moved, {function!r})
-setattr(moved, getattr(moved, {name!r}, None) and {name!r} or {function!r}, lambda *a, **k: ("called", a, k))
-assert skatdd.{name}(1, x=2) == ("called", (1,), {{"x": 2}}), skatdd.{name}
 old = importlib.import_module("skatdd.{name}")
+assert skatdd.{name} is old and inspect.signature(old) == inspect.signature(skatdd._entry_point({name!r}))
+skatdd._DEFINED[{name!r}] = lambda *a, **k: ("called", a, k)     # calling the old module calls the package function
+assert skatdd.{name}(1, x=2) == ("called", (1,), {{"x": 2}}), skatdd.{name}
 old.marker = 5
 assert moved.marker == 5
 """)

@@ -1,36 +1,214 @@
-"""skatdd: exact double-dummy solver and hand-analysis engine for Skat."""
+"""skatdd: exact double-dummy solver and hand-analysis engine for Skat.
+
+``import skatdd`` is enough for the common case; cards print as their codes:
+
+>>> import skatdd
+>>> spec = skatdd.parse_deal("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / "
+...                          "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ", game=skatdd.Game.DIAMONDS, declarer=0)
+>>> pos = spec.position()
+>>> solver = skatdd.Solver(tt_mb=16)
+>>> {str(card): v.value for card, v in solver.card_values(pos).items() if v.value < 110}
+{'DA': 96, 'DT': 97, 'D9': 107, 'D8': 107, 'D7': 107}
+>>> pos.play("DA")            # a code, a Card or its int; returns the winner when the trick is complete
+>>> pos.legal_moves()[:3], solver.card_values(pos)[skatdd.Card("CA")].value
+([Card('S9'), Card('ST'), Card('SQ')], 96)
+
+What it gives:
+
+* cards: :class:`Card` (an int 0..31 that prints as its code),
+  :class:`CardSet`, :func:`parse_card`, :func:`parse_cards`,
+  :func:`card_name`, :func:`format_cards`;
+* input: :func:`parse_deal` (text: deal text, a JSON object or an ISS
+  record) and :func:`load_deal` (the same, or a path to a file holding one;
+  ``-`` for standard input), both returning the validated :class:`GameSpec`;
+  :class:`Position`, :class:`Game`, :class:`Declaration`,
+  :func:`parse_game`, :func:`parse_seat`;
+* solving: :class:`Solver`;
+* the commands' logic: :func:`analyse` (one played game, every input
+  kind), :func:`advise` (single-dummy card advice), :func:`odds` (a hand's
+  chances), :func:`bid` (how high to bid), :func:`best` (the best contract
+  of a deal), :func:`null_ouvert` (is a null ouvert unbeatable?),
+  :func:`score` (the game value calculator), :func:`match` (two players on
+  the same deals);
+* :class:`SkatddError`, the base of every input error.
+
+The cards, the input and the solver are imported with the package; the
+commands' logic (``advise``, ``odds``, ``bid``, ``null_ouvert``,
+``match``) is imported on first use (PEP 562), so ``import skatdd`` stays
+light.
+
+``skatdd.analyse``, ``skatdd.advise``, ``skatdd.odds``, ``skatdd.best`` and
+``skatdd.bid`` were also module paths before the layers (issue #20); those
+deprecated modules are callable (:mod:`skatdd._moved`), so the name calls
+the same function whether or not old code imported the module.
+"""
+from __future__ import annotations
+
+import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
-from .core.cards import CardSet, card_name, format_cards, parse_card, parse_cards
+from .core.cards import Card, CardSet, card_name, format_cards, parse_card, parse_cards
 from .core.errors import SkatddError
 from .core.position import Position
 from .core.rules import Game, parse_game, parse_seat
+from .core.scoring import Declaration
+from .core.scoring import score_game as score
+from .engine.solve import Solver
+from .formats.readers import load_deal
+from .formats.spec import GameSpec
 
 if TYPE_CHECKING:
-    from .play.match import match
+    # Type checkers see the lazy entry points as the functions they are.
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from .analysis.advise import advise as advise
+    from .analysis.analyse import GameAnalysis
+    from .analysis.best import SeatReport
+    from .analysis.bid import bid as bid
+    from .analysis.odds import odds as odds
+    from .engine.nullouvert import analyse as null_ouvert
+    from .formats.deal_input import DealInput
+    from .formats.iss import IssGame
+    from .play.match import match as match
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Card",
     "CardSet",
+    "Declaration",
     "Game",
+    "GameSpec",
     "Position",
     "SkatddError",
+    "Solver",
     "__version__",
+    "advise",
+    "analyse",
+    "best",
+    "bid",
     "card_name",
     "format_cards",
+    "load_deal",
     "match",
+    "null_ouvert",
+    "odds",
     "parse_card",
     "parse_cards",
+    "parse_deal",
     "parse_game",
     "parse_seat",
+    "score",
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """``skatdd.match`` (:func:`skatdd.play.match.match`), imported when first asked for: it loads the engine."""
-    if name == "match":
-        from .play.match import match
+def parse_deal(text: str, *, game: Game | None = None, ouvert: bool = False, declarer: int | None = None) -> GameSpec:
+    """The validated :class:`GameSpec` of a deal, position or game given as text (never a path: see :func:`load_deal`).
 
-        return match
-    raise AttributeError(f"module 'skatdd' has no attribute {name!r}")
+    *text* is deal text (four groups separated by ``/``), a JSON object or
+    an ISS record (:func:`skatdd.formats.readers.parse_input`); *game*,
+    *ouvert* and *declarer* override the input's own and are required for
+    deal text, which names no contract.  Raises :class:`SkatddError`
+    subclasses for bad input, each naming the offending token.
+    """
+    from .formats.readers import parse_input
+
+    return parse_input(text, game=game, ouvert=ouvert, declarer=declarer).require_spec()
+
+
+def analyse(game: str | Path | GameSpec | DealInput | IssGame, *, solver: Solver | None = None,
+            review: bool = True) -> GameAnalysis:
+    """Card-by-card double-dummy analysis of one played game, whatever its input kind.
+
+    *game* is an ISS record (its text or an :class:`~skatdd.formats.iss.IssGame`),
+    a JSON deal object with ``played`` (its text or the :class:`GameSpec`
+    read from it), a :class:`~skatdd.formats.deal_input.DealInput` from the
+    readers, or a :class:`~pathlib.Path` to a file holding one game; a
+    ``str`` is always the game's text, never a path.  *solver* (default: a
+    new one) is reused across calls when given; *review* adds the contract
+    review.  Returns a :class:`~skatdd.analysis.analyse.GameAnalysis`.
+    Raises :class:`SkatddError` subclasses for bad input, each naming the
+    offending token: :class:`~skatdd.core.errors.DealFormatError` for
+    what is no game to analyse (deal text, which holds no play, a number, a
+    missing file).
+    """
+    from pathlib import Path
+
+    from .analysis.analyse import analyse_input, analyse_iss, analyse_spec, analyse_text
+    from .core.errors import DealFormatError, quote
+    from .formats.deal_input import DealInput
+    from .formats.files import missing_file, read_source
+    from .formats.iss import IssGame
+    from .formats.readers import parse_input
+
+    if isinstance(game, Path):
+        if not game.is_file():
+            raise missing_file(str(game))
+        text, path = read_source(str(game))
+        game = parse_input(text, path=path)
+    if isinstance(game, str):
+        return analyse_text(game, solver=solver, review=review)
+    if isinstance(game, GameSpec):
+        return analyse_spec(game, solver=solver, review=review)
+    if isinstance(game, DealInput):
+        return analyse_input(game, solver=solver, review=review)
+    if isinstance(game, IssGame):
+        return analyse_iss(game, solver=solver, review=review)
+    raise DealFormatError(f"{quote(game)} is not a game to analyse: expected an ISS record or JSON deal object "
+                          f"(as text or a file), an IssGame, a GameSpec or a DealInput; got {type(game).__name__}")
+
+
+def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None = None,
+         solver: Solver | None = None, all_lines: bool = False) -> list[SeatReport]:
+    """``skatdd best`` for one deal: the best contract of each seat analysed.
+
+    *deal* is text (deal text, a JSON object or an ISS record; never a path)
+    or a :class:`~skatdd.formats.deal_input.DealInput`, and must show the
+    hands and skat as dealt.  One :class:`~skatdd.analysis.best.SeatReport`
+    for *declarer* (default: the input's own declarer), or one for each seat
+    when there is none; *bid* defaults to the input's own.  *solver*
+    (default: a new one) is reused when given; *all_lines* gives every
+    option its line.  Raises :class:`SkatddError` subclasses for bad input.
+    """
+    from .analysis.best import best_all_seats
+    from .formats.readers import parse_input
+
+    found = parse_input(deal) if isinstance(deal, str) else deal
+    hands, skat = found.require_dealt()
+    seat = declarer if declarer is not None else found.declarer
+    return best_all_seats(hands, skat, bid=bid if bid is not None else found.bid, solver=solver,
+                          all_lines=all_lines, seats=[seat] if seat is not None else [0, 1, 2])
+
+
+#: The entry points defined here, by name (what the callable old modules call; see :func:`_entry_point`).
+_DEFINED: dict[str, Callable[..., Any]] = {"analyse": analyse, "best": best}
+#: Name -> (module, function) of the entry points imported on first use.
+_LAZY: dict[str, tuple[str, str]] = {
+    "advise": ("skatdd.analysis.advise", "advise"),
+    "bid": ("skatdd.analysis.bid", "bid"),
+    "match": ("skatdd.play.match", "match"),
+    "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),
+    "odds": ("skatdd.analysis.odds", "odds"),
+}
+
+
+def _entry_point(name: str) -> Callable[..., Any]:
+    """The function ``skatdd.<name>`` stands for, importing its module.
+
+    It does not depend on what the package attribute holds now: importing a
+    deprecated old module of the same name (``skatdd.advise``) binds the
+    attribute to that module, which calls this function's answer.
+    """
+    if name in _DEFINED:
+        return _DEFINED[name]
+    module, function = _LAZY[name]
+    found: Callable[..., Any] = getattr(_importlib.import_module(module), function)
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    """The entry points not imported yet (PEP 562): imported now and kept as the package attribute."""
+    if name in _LAZY:
+        return globals().setdefault(name, _entry_point(name))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,11 +1,10 @@
 """Deprecated: :mod:`skatdd.advise` moved to :mod:`skatdd.analysis.advise`; this module works for one release.
 
-``skatdd.advise`` was a module the README taught, while ``skatdd.advise`` is now also a function of
-the package. Importing a submodule sets the package attribute to the module, so this module is
-callable: ``skatdd.advise(...)`` calls ``skatdd.advise`` (the package function) or, until it exists,
-:func:`skatdd.analysis.advise.advise`, and ``from skatdd.advise import X`` still gives the moved
-module's names. Importing it warns (DeprecationWarning); setting an attribute here sets it on the
-moved module too, so monkeypatching works.
+``skatdd.advise`` was a module before the layers, while ``skatdd.advise`` is now a function of the
+package. Importing a submodule sets the package attribute to the module, so this module is callable
+(:mod:`skatdd._moved`): ``skatdd.advise(...)`` calls the package function :func:`skatdd.advise`, and
+``from skatdd.advise import X`` still gives the moved module's names. Importing it warns
+(DeprecationWarning); setting an attribute here sets it on the moved module too, so monkeypatching works.
 """
 import warnings
 
@@ -14,4 +13,4 @@ from skatdd._moved import make_callable
 from skatdd.analysis.advise import *  # noqa: F403
 
 warnings.warn("skatdd.advise is deprecated: import skatdd.analysis.advise", DeprecationWarning, stacklevel=2)
-make_callable(__name__, _moved, 'advise')
+make_callable(__name__, _moved)

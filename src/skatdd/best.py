@@ -1,11 +1,10 @@
 """Deprecated: :mod:`skatdd.best` moved to :mod:`skatdd.analysis.best`; this module works for one release.
 
-``skatdd.best`` was a module the README taught, while ``skatdd.best`` is now also a function of the
-package. Importing a submodule sets the package attribute to the module, so this module is callable:
-``skatdd.best(...)`` calls ``skatdd.best`` (the package function) or, until it exists,
-:func:`skatdd.analysis.best.best_contracts`, and ``from skatdd.best import X`` still gives the moved
-module's names. Importing it warns (DeprecationWarning); setting an attribute here sets it on the
-moved module too, so monkeypatching works.
+``skatdd.best`` was a module before the layers, while ``skatdd.best`` is now a function of the
+package. Importing a submodule sets the package attribute to the module, so this module is callable
+(:mod:`skatdd._moved`): ``skatdd.best(...)`` calls the package function :func:`skatdd.best`, and
+``from skatdd.best import X`` still gives the moved module's names. Importing it warns
+(DeprecationWarning); setting an attribute here sets it on the moved module too, so monkeypatching works.
 """
 import warnings
 
@@ -14,4 +13,4 @@ from skatdd._moved import make_callable
 from skatdd.analysis.best import *  # noqa: F403
 
 warnings.warn("skatdd.best is deprecated: import skatdd.analysis.best", DeprecationWarning, stacklevel=2)
-make_callable(__name__, _moved, 'best_contracts')
+make_callable(__name__, _moved)

@@ -429,7 +429,7 @@ def _discards(twelve: Mask) -> list[tuple[Card, Card]]:
 def _group_orders(game: Game) -> list[list[Card]]:
     """Cards of each follow group of *game*, lowest power first."""
     groups: dict[int, list[Card]] = {}
-    for c in range(32):
+    for c in map(Card, range(32)):
         groups.setdefault(follow_group(c, game), []).append(c)
     return [sorted(cs, key=lambda c: power(c, game)) for _, cs in sorted(groups.items())]
 

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skatdd.core.cards import CARD_POINTS, Card, card_name, display_sorted
+from skatdd.core.cards import CARD_POINTS, CARDS, Card, card_name, display_sorted
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
 from skatdd.core.rules import legal_mask, trick_winner
@@ -246,7 +246,7 @@ class _Search:
             legal = self._legal(low.bit_length() - 1, st)
             while legal:
                 bit = legal & -legal
-                card = bit.bit_length() - 1
+                card = CARDS[bit.bit_length() - 1]
                 by_card[card] = by_card.get(card, 0) | low
                 legal ^= bit
             w ^= low

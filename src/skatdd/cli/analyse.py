@@ -44,7 +44,7 @@ import click
 from skatdd.analysis.advise import WorldRunner, judge_analysis
 from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
-from skatdd.core.cards import CARD_POINTS, card_symbol
+from skatdd.core.cards import CARD_POINTS, Card, card_symbol
 from skatdd.core.errors import SkatddError, plural
 from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
@@ -212,7 +212,7 @@ def _review_lines(analysis: GameAnalysis) -> list[str]:
         return []
     best = review.report.best
 
-    def contract(label: str, discard: list[int] | None, hand: bool) -> str:
+    def contract(label: str, discard: list[Card] | None, hand: bool) -> str:
         if discard:
             return f"{label}, discard {card_list(discard)}"
         return label if hand else f"{label}, picked up"

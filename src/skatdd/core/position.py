@@ -4,55 +4,97 @@
 current trick and the score so far, and knows the rules: whose turn it is,
 which cards are legal, who wins each trick.  It is the plain Python model the
 reference solver and every command build on; the Cython engine gets its
-masks once at the boundary.
+masks once at the boundary.  Cards come back as :class:`~skatdd.core.cards.Card`
+objects; :meth:`Position.play` takes a card, its int or its code.
 
->>> from .cards import card_name, mask_of, parse_cards
->>> hands = [mask_of(parse_cards(h)) for h in ("CJ HA", "H7 S7", "HK D7")]
->>> pos = Position(Game.GRAND, 0, hands, skat=mask_of(parse_cards("DA DT")), declarer_points=40)
->>> [card_name(c) for c in pos.legal_moves()]
-['HA', 'CJ']
->>> pos.play(parse_cards("HA")[0]), pos.play(parse_cards("H7")[0]), pos.play(parse_cards("HK")[0])
+>>> pos = Position(Game.GRAND, 0, ["CJ HA", "H7 S7", "HK D7"], skat="DA DT", declarer_points=40)
+>>> pos.legal_moves()
+[Card('HA'), Card('CJ')]
+>>> pos.play("HA"), pos.play(Card("H7")), pos.play(14)    # a code, a Card, an int (HK)
 (None, None, 0)
 >>> pos.value_so_far        # 40 earlier + 15 in this trick + 21 in the skat
 76
+>>> pos
+Position(game=Game.GRAND, declarer=0, hands=['CJ', 'S7', 'D7'], skat='DA DT', leader=0, trick=[], \
+declarer_points=55, declarer_tricks=1, defender_tricks=0)
+>>> pos.undo()
+Card('HK')
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import SupportsIndex
 
-from .cards import CARD_POINTS, Card, Mask, card_name, format_mask, points_of
+from .cards import CARD_POINTS, Card, CardSet, Mask, card_name, cards_of, format_cards, format_mask, points_of
 from .errors import DealFormatError, IllegalPlayError, plural, quote
-from .rules import Game, legal_mask, trick_winner
+from .rules import SEAT_NAMES, Game, legal_mask, trick_winner
+
+#: What the constructor takes for a hand or the skat: a mask, a card string, a CardSet or an iterable of cards.
+Cards = Mask | str | Iterable[int | str]
+#: What :meth:`Position.play` takes: a :class:`~skatdd.core.cards.Card`, an int 0..31 or a code in any accepted form.
+CardLike = str | SupportsIndex
 
 
-@dataclass
+def _mask(cards: Cards) -> Mask:
+    """*cards* as a mask; a plain int is taken as the mask itself."""
+    return cards if type(cards) is int else CardSet(cards).mask
+
+
+@dataclass(init=False, repr=False)
 class Position:
     """A position of a Skat game in play.
 
     Attributes:
         game: the contract for play (null ouvert plays as ``Game.NULL``).
         declarer: seat 0/1/2 of the declarer.
-        hands: the cards each seat holds now, as masks, index = seat.
-        skat: the skat (hand game) or discard; counts for the declarer in suit and grand.
+        hands: the cards each seat holds now, as masks, index = seat (:meth:`hand` gives a :class:`CardSet`).
+        skat: the skat (hand game) or discard, a mask; counts for the declarer in suit and grand.
         leader: seat that led (or leads) the current trick.
         trick: cards already played to the current trick, leader first.
         declarer_points: card points the declarer took in completed tricks (skat not included).
         declarer_tricks, defender_tricks: completed tricks won by each side.
         history: every ``(seat, card)`` played through :meth:`play`, for :meth:`undo`.
+
+    The constructor takes each hand and the skat as a mask, a card string
+    (``"CJ SJ HA"``), a :class:`CardSet` or an iterable of cards, and the
+    trick as cards, ints or codes; a list of masks is kept as given.
+    ``repr()`` pastes back (with ``Game`` in scope) as the same position
+    without its :attr:`history`; ``str()`` is a table of hands by seat.  The
+    constructor does not check the position: :meth:`validate` does.
     """
 
     game: Game
     declarer: int
     hands: list[Mask]
-    skat: Mask = 0
-    leader: int = 0
-    trick: list[Card] = field(default_factory=list)
-    declarer_points: int = 0
-    declarer_tricks: int = 0
-    defender_tricks: int = 0
-    history: list[tuple[int, Card]] = field(default_factory=list)
+    skat: Mask
+    leader: int
+    trick: list[Card]
+    declarer_points: int
+    declarer_tricks: int
+    defender_tricks: int
+    history: list[tuple[int, Card]]
     # Per played card: (leader, trick, declarer_points, declarer_tricks, defender_tricks) before it.
-    _undo: list[tuple[int, list[Card], int, int, int]] = field(default_factory=list, repr=False)
+    _undo: list[tuple[int, list[Card], int, int, int]]
+
+    def __init__(self, game: Game, declarer: int, hands: Sequence[Cards], skat: Cards = 0, leader: int = 0,
+                 trick: Iterable[CardLike] = (), declarer_points: int = 0, declarer_tricks: int = 0,
+                 defender_tricks: int = 0, history: Iterable[tuple[int, Card]] = (),
+                 _undo: Iterable[tuple[int, list[Card], int, int, int]] = ()) -> None:
+        self.game = game
+        self.declarer = declarer
+        if isinstance(hands, list) and all(type(h) is int for h in hands):
+            self.hands = hands
+        else:
+            self.hands = [_mask(h) for h in hands]
+        self.skat = _mask(skat)
+        self.leader = leader
+        self.trick = [c if isinstance(c, Card) else Card(c) for c in trick]
+        self.declarer_points = declarer_points
+        self.declarer_tricks = declarer_tricks
+        self.defender_tricks = defender_tricks
+        self.history = list(history)
+        self._undo = list(_undo)
 
     def copy(self) -> Position:
         """An independent copy (history included)."""
@@ -132,15 +174,23 @@ class Position:
 
     def legal_moves(self) -> list[Card]:
         """Legal cards of the player to move, ascending card order."""
-        mask = self.legal_moves_mask()
-        return [c for c in range(32) if mask >> c & 1]
+        return cards_of(self.legal_moves_mask())
 
-    def play(self, card: Card) -> int | None:
+    def hand(self, seat: int) -> CardSet:
+        """The cards *seat* holds now."""
+        return CardSet(self.hands[seat])
+
+    def play(self, card: CardLike) -> int | None:
         """Play *card* for the player to move; returns the trick winner's seat when the trick completes.
 
-        Raises :class:`IllegalPlayError` when the player does not hold the card
-        or must follow the led suit with another one.
+        *card* is a :class:`~skatdd.core.cards.Card`, an int 0..31 or a code in
+        any form :func:`~skatdd.core.cards.parse_card` reads (``"HA"``, ``"♥A"``).
+        Raises :class:`~skatdd.core.errors.InvalidCardError` for a code or int that
+        is no card, and :class:`IllegalPlayError` when the player does not hold
+        the card or must follow the led suit with another one.
         """
+        if not isinstance(card, Card):
+            card = Card(card)
         seat = self.to_move
         hand = self.hands[seat]
         if not hand >> card & 1:
@@ -175,3 +225,31 @@ class Position:
         self.declarer_tricks, self.defender_tricks = dtricks, ftricks
         self.hands[seat] |= 1 << card
         return card
+
+    def __repr__(self) -> str:
+        hands = [format_mask(h) for h in self.hands]
+        trick = [card_name(c) for c in self.trick]
+        return (
+            f"Position(game=Game.{Game(self.game).name}, declarer={self.declarer}, hands={hands!r}, "
+            f"skat={format_mask(self.skat)!r}, leader={self.leader}, trick={trick!r}, "
+            f"declarer_points={self.declarer_points}, declarer_tricks={self.declarer_tricks}, "
+            f"defender_tricks={self.defender_tricks})"
+        )
+
+    def __str__(self) -> str:
+        """The contract and who moves, each seat's hand, the skat, the trick and the score so far, one per line."""
+        game = Game(self.game)
+        rows = [f"{game.label}: declarer {self.declarer} {SEAT_NAMES[self.declarer]}, "
+                f"{self.to_move} {SEAT_NAMES[self.to_move]} to move"]
+        rows += [f"  {seat} {SEAT_NAMES[seat]:<11}{format_mask(h) or '-'}" for seat, h in enumerate(self.hands)]
+        rows.append(f"  {'skat':<13}{format_mask(self.skat) or '-'}")
+        led = f" (led by {self.leader})" if self.trick else ""
+        rows.append(f"  {'trick':<13}{format_cards(self.trick) or '-'}{led}")
+        tricks = plural(self.declarer_tricks, "trick")
+        defenders = f"defenders {plural(self.defender_tricks, 'trick')}"
+        if game.is_null:
+            rows.append(f"declarer {tricks}, {defenders}")
+        else:
+            rows.append(f"declarer {self.value_so_far} points ({self.declarer_points} in {tricks} + skat "
+                        f"{self.skat_points}), {defenders}")
+        return "\n".join(rows)

@@ -33,7 +33,6 @@ from .cards import (
     SEVEN,
     SJ,
     TEN,
-    Card,
     Mask,
 )
 from .errors import InvalidGameError, InvalidSeatError, quote
@@ -146,7 +145,7 @@ def trump_mask(game: Game) -> Mask:
     return JACKS | suit_mask(int(game))
 
 
-def follow_group(card: Card, game: Game) -> int:
+def follow_group(card: int, game: Game) -> int:
     """Group a card belongs to for following: 0..3 printed suit, 4 trump."""
     if trump_mask(game) >> card & 1:
         return TRUMP_GROUP
@@ -161,7 +160,7 @@ def group_mask(group: int, game: Game) -> Mask:
     return suit_mask(group) & ~trumps
 
 
-def legal_mask(hand: Mask, led: Card | None, game: Game) -> Mask:
+def legal_mask(hand: Mask, led: int | None, game: Game) -> Mask:
     """Cards of *hand* that may be played to a trick led by *led* (``None``: leading)."""
     if led is None:
         return hand
@@ -175,7 +174,7 @@ _NULL_ORDER = (SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)
 _JACK_ORDER = (DJ, HJ, SJ, CJ)
 
 
-def power(card: Card, game: Game) -> int:
+def power(card: int, game: Game) -> int:
     """Strength of *card* within its follow group (higher beats lower); trumps get +100."""
     rank = card & 7
     if game.is_null:
@@ -186,7 +185,7 @@ def power(card: Card, game: Game) -> int:
     return strength + 100 if follow_group(card, game) == TRUMP_GROUP else strength
 
 
-def trick_winner(trick: Sequence[Card], game: Game) -> int:
+def trick_winner(trick: Sequence[int], game: Game) -> int:
     """Index in *trick* (0 = the lead) of the card that wins it."""
     led_group = follow_group(trick[0], game)
     best = 0
@@ -204,6 +203,6 @@ def trick_winner(trick: Sequence[Card], game: Game) -> int:
     return best
 
 
-def card_points(card: Card) -> int:
+def card_points(card: int) -> int:
     """Card points: A 11, 10 10, K 4, Q 3, J 2, others 0."""
     return CARD_POINTS[card]

@@ -222,7 +222,7 @@ class NullOuvertAnalyser:
 
     def dd_line(self, world: World, declarer: int) -> list[Card]:
         """The defenders' winning line in a lost *world*, ending with the trick the declarer takes."""
-        return self.solver.dd_line(list(world.hands), declarer, 0, ())
+        return [Card(c) for c in self.solver.dd_line(list(world.hands), declarer, 0, ())]
 
     # -- honest search -----------------------------------------------------
     @staticmethod
@@ -292,7 +292,8 @@ class NullOuvertAnalyser:
                 history.append(unrefuted)
                 state = self.play(state, unrefuted)
             else:
-                for card, disc in moves:
+                for move, disc in moves:
+                    card = Card(move)
                     child = self.play(state, card, disc)
                     if not self.solver.honest_wins(child):
                         history.append(card)
@@ -365,7 +366,7 @@ class NullOuvertAnalyser:
         return result
 
 
-def _card_tokens(cards: str | Iterable[Card]) -> str | list[str]:
+def _card_tokens(cards: str | Iterable[int]) -> str | list[str]:
     """Card ints as their codes, so that :func:`parse_cards` checks them as it checks text.
 
     An int that is no card (not 0..31) stays as written, and the parser
@@ -376,7 +377,7 @@ def _card_tokens(cards: str | Iterable[Card]) -> str | list[str]:
     return [card_name(c) if isinstance(c, int) and 0 <= c < 32 else str(c) for c in cards]
 
 
-def _parse(hand: str | Iterable[Card] | Mask, skat: str | Iterable[Card] | Mask | None) -> tuple[Mask, Mask | None]:
+def _parse(hand: str | Iterable[int] | Mask, skat: str | Iterable[int] | Mask | None) -> tuple[Mask, Mask | None]:
     """Hand (10 cards) and skat (2 cards or None) as masks; raises skatdd input errors naming the token."""
     if isinstance(hand, int):
         hand_cards = cards_of(hand)
@@ -404,7 +405,7 @@ TT_MB_KNOWN_SKAT = 32
 TT_MB_UNKNOWN_SKAT = 128
 
 
-def analyse(hand: str | Iterable[Card] | Mask, *, declarer: int | str, skat: str | Iterable[Card] | Mask | None = None,
+def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str | Iterable[int] | Mask | None = None,
             tt_mb: int | None = None, exhaustive: bool = False) -> NullOuvertResult:
     """Is the null ouvert *hand* unbeatable with the declarer in seat *declarer*?
 

@@ -20,6 +20,16 @@ whether the declarer can avoid every trick.
 120
 >>> solver.reaches(spec.position(), 90), solver.declarer_takes_all(spec.position())
 (True, True)
+>>> values = solver.card_values(spec.position())    # keyed by Card (its int finds the same entry)
+>>> values[Card("DA")], values[Card("HA")].value
+(CardValue(card=Card('DA'), value=96, declarer_wins=True), 120)
+>>> solver.line(spec.position())[:3]
+[Card('HA'), Card('C9'), Card('H9')]
+
+Cards cross into the engine as ints and come back as :class:`~skatdd.core.cards.Card`
+objects: :meth:`Solver.card_values` is keyed by card, :attr:`CardValue.card`
+and every line are cards.  Only :meth:`Solver.card_values_many`, the bulk
+call, answers in an array indexed by card int.
 """
 from __future__ import annotations
 
@@ -28,7 +38,7 @@ from array import array
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from skatdd.core.cards import Card, card_name, points_of
+from skatdd.core.cards import CARDS, Card, card_name, points_of
 from skatdd.core.errors import quote
 from skatdd.core.position import Position
 from skatdd.core.rules import WIN_POINTS, Game
@@ -51,6 +61,11 @@ def solver_or_default(solver: Solver | None) -> Solver:
     processes sends a pickled copy (see :meth:`Solver.__reduce__`).
     """
     return solver if solver is not None else Solver()
+
+
+def _cards(line: list[int]) -> list[Card]:
+    """The engine's card ints as :class:`~skatdd.core.cards.Card` objects (the boundary where ints become cards)."""
+    return [CARDS[c] for c in line]
 
 
 @dataclass
@@ -203,21 +218,22 @@ class Solver:
         """Value of every legal card of the player to move.
 
         Suit/grand with *exact*: each card's value; without: only whether the
-        declarer still reaches 61 (``value`` is then ``None``).
+        declarer still reaches 61 (``value`` is then ``None``).  Keyed by
+        :class:`~skatdd.core.cards.Card` (an int key finds the same entry).
         """
         if pos.game.is_null:
             if pos.declarer_tricks > 0:
                 return {c: CardValue(c, None, False) for c in pos.legal_moves()}
             self._load(pos, _engine.NULL_GAME)
             reach = self.engine.card_values(exact=False, target=1)
-            return {c: CardValue(c, None, not r) for c, r in reach.items()}
+            return {CARDS[c]: CardValue(CARDS[c], None, not r) for c, r in reach.items()}
         base = self._base(pos)
         self._load(pos, _engine.POINTS)
         if exact:
             qs = self.engine.card_values(exact=True)
-            return {c: CardValue(c, base + q, base + q >= WIN_POINTS) for c, q in qs.items()}
+            return {CARDS[c]: CardValue(CARDS[c], base + q, base + q >= WIN_POINTS) for c, q in qs.items()}
         reach = self.engine.card_values(exact=False, target=WIN_POINTS - base)
-        return {c: CardValue(c, None, bool(r)) for c, r in reach.items()}
+        return {CARDS[c]: CardValue(CARDS[c], None, bool(r)) for c, r in reach.items()}
 
     def card_values_many(self, pos: Position, hands: Buffer, skats: Buffer | None = None, *, exact: bool = True,
                          tables: Literal["auto", "clear", "keep"] = "auto") -> array[int]:
@@ -255,11 +271,11 @@ class Solver:
             if pos.declarer_tricks > 0:
                 return []
             self._load(pos, _engine.NULL_GAME)
-            return self.engine.line(1, exact=False, stop_on_score=True)
+            return _cards(self.engine.line(1, exact=False, stop_on_score=True))
         base = self._base(pos)
         self._load(pos, _engine.POINTS)
         q = self.engine.exact() if value is None else value - base
-        return self.engine.line(q, exact=True)
+        return _cards(self.engine.line(q, exact=True))
 
     def solve(self, pos: Position, mode: str = "value") -> SolveResult:
         """Everything ``skatdd solve`` reports, for mode ``value``, ``win`` or ``all``.
@@ -280,7 +296,7 @@ class Solver:
             base = self._base(pos)
             self._load(pos, _engine.POINTS)
             wins = self.engine.at_least(WIN_POINTS - base)
-            line = self.engine.line(WIN_POINTS - base, exact=False)
+            line = _cards(self.engine.line(WIN_POINTS - base, exact=False))
         else:
             value = self.value(pos)
             assert value is not None  # only null has no value, and null was handled above

@@ -67,7 +67,7 @@ __all__ = [
 #: The token ISS writes for a card hidden from this view.
 HIDDEN = "??"
 
-_CARD_CODES: dict[str, Card] = {name: i for i, name in enumerate(CARD_NAMES)}
+_CARD_CODES: dict[str, Card] = {name: Card(i) for i, name in enumerate(CARD_NAMES)}
 _GAME_LETTERS = {
     "G": Game.GRAND, "C": Game.CLUBS, "S": Game.SPADES, "H": Game.HEARTS, "D": Game.DIAMONDS, "N": Game.NULL,
 }

@@ -148,7 +148,7 @@ def _as_card(choice: object, legal: tuple[Card, ...]) -> Card:
         with contextlib.suppress(ValueError):
             card = parse_card(choice)
     elif isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < 32:
-        card = choice
+        card = Card(choice)
     if card is None:
         raise ValueError(f"returned {quote(choice) if isinstance(choice, str) else repr(choice)[:80]}, which is no card "
                          f"(legal: {shown[8:]})")
@@ -158,8 +158,8 @@ def _as_card(choice: object, legal: tuple[Card, ...]) -> Card:
 
 
 def _ask(player: Player | CheatingPlayer, cheats: bool, pos: Position, declaration: Declaration, deal: MatchDeal,
-         timeout: float | None) -> tuple[Card, str | None]:
-    """The card *player* chooses in *pos*, or ``(0, message)`` when it failed."""
+         timeout: float | None) -> tuple[Card | None, str | None]:
+    """The card *player* chooses in *pos*, or ``(None, message)`` when it failed."""
     state = state_for(pos, declaration, deal.bids, deal.bid)
     started = time.perf_counter()
     try:
@@ -170,15 +170,15 @@ def _ask(player: Player | CheatingPlayer, cheats: bool, pos: Position, declarati
             else:
                 choice = cast(Player, player).play(state)
     except _Timeout:
-        return 0, f"took more than {timeout:g} s over one card"
+        return None, f"took more than {timeout:g} s over one card"
     except (Exception, SystemExit) as exc:
-        return 0, f"raised {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+        return None, f"raised {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     if timeout is not None and time.perf_counter() - started > timeout:
-        return 0, f"took more than {timeout:g} s over one card"
+        return None, f"took more than {timeout:g} s over one card"
     try:
         return _as_card(choice, state.legal), None
     except ValueError as exc:
-        return 0, str(exc)
+        return None, str(exc)
 
 
 # --------------------------------------------------------------------------- one game, one deal
@@ -214,7 +214,7 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
         seat = pos.to_move
         player = players[seat]
         card, failure = _ask(player, bool(getattr(player, "cheats", False)), pos, declaration, deal, timeout)
-        if failure is not None:
+        if card is None:
             raise PlayerFailure(labels[seat], seat, number, f"player {labels[seat]} ({specs[seat].name}) at seat "
                                 f"{seat} in game {number}, card {len(game.cards) + 1}: {failure}")
         pos.play(card)

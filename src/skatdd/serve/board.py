@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from skatdd.core.cards import Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
+from skatdd.core.cards import Card, Mask, card_name, cards_of, display_sorted, parse_cards, split_card_tokens
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, parse_game, parse_seat
@@ -178,7 +178,7 @@ def node_of(solver: Solver, pos: Position, index: int, step: dict[str, Any] | No
     }
 
 
-def _line_cards(value: Any) -> list[int]:
+def _line_cards(value: Any) -> list[Card]:
     if value is None:
         return []
     if isinstance(value, str):

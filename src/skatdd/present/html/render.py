@@ -65,7 +65,7 @@ _RANK_NAMES = ("7", "8", "9", "10", "jack", "queen", "king", "ace")
 _ALL_CARDS = range(32)
 
 
-def card_label(card: Card) -> str:
+def card_label(card: int) -> str:
     """The card's text alternative for screen readers: ``'10 of hearts'``, ``'jack of clubs'``."""
     return f"{_RANK_NAMES[card & 7]} of {_SUIT_NAMES[card >> 3]}"
 
