@@ -36,11 +36,6 @@ ALLOWED_UPWARD = {
     # A match runs its games as lines on the runner.
     ("skatdd.play.match", "skatdd.runner.lines"),
     ("skatdd.play.match", "skatdd.runner.game_lines"),
-    # Generated deals come from the fixture generator, whose deal dealing belongs in core/formats.
-    ("skatdd.play.deals", "skatdd.tools.generate"),
-    # The bidding model reuses the generator's null-danger count of a hand (the hand evaluator belongs in
-    # analysis, with generate importing it).
-    ("skatdd.analysis.inference_bids", "skatdd.tools.generate"),
     # The server's API reuses the CLI's solve and advise helpers (advice_position, solve_position,
     # the advise command's option defaults); they belong in analysis.
     ("skatdd.serve.api", "skatdd.cli.advise"),

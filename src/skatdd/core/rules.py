@@ -106,6 +106,15 @@ def parse_game(text: str | int | Game) -> tuple[Game, bool]:
     )
 
 
+def game_of(game: Game | str | int) -> Game:
+    """A :class:`Game` from a Game, its int value, or any name :func:`parse_game` accepts (ouvert is dropped)."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, int) and not isinstance(game, bool):
+        return Game(game)
+    return parse_game(game)[0]
+
+
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 _SEATS = {
     "0": 0, "1": 1, "2": 2, "f": 0, "m": 1, "r": 2,
