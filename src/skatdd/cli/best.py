@@ -30,13 +30,13 @@ from __future__ import annotations
 import click
 
 from skatdd.analysis.best import Option, SeatReport, option_position
+from skatdd.analysis.best_games import best_for_input, best_lines, best_record
 from skatdd.core.cards import Card, Mask, card_symbol
 from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import open_games
 from skatdd.formats.readers import parse_input
 from skatdd.present.report import format_hand, line_lines
-from skatdd.runner.best_games import best_for_input, best_lines, best_record
 from skatdd.runner.lines import worker_count
 
 from .batch import stream_results

@@ -8,9 +8,8 @@
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals.
 
-May import core, formats, engine and analysis (the exceptions, where a match runs on
-:mod:`skatdd.runner` and generated deals come from :mod:`skatdd.tools.generate`, are
-listed in tests/test_layout.py).
+May import core, formats, engine, runner (a match runs its games as lines) and analysis
+(generated deals come from :mod:`skatdd.analysis.realistic_deals`).
 """
 from __future__ import annotations
 

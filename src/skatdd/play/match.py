@@ -58,7 +58,8 @@ from skatdd.formats.files import game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput
 from skatdd.runner.game_lines import game_line_id, handle_line, line_error
-from skatdd.runner.lines import INTERNAL_ERROR, LineOutcome, line_text, run_lines
+from skatdd.runner.lines import run_lines
+from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
 from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
 from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player, share_solver

@@ -40,8 +40,8 @@ from typing import Any
 from skatdd.core.errors import MissingDependencyError, SkatddError, quote
 from skatdd.engine.solve import Solver
 
-from .lines import INTERNAL_ERROR, LineHandler, LineOutcome
 from .ordered import Chunk, WorkFuture, run_ordered
+from .outcome import INTERNAL_ERROR, LineHandler, LineOutcome
 from .stopping import deferred_stops
 from .workers import cap_workers, usable_cores
 

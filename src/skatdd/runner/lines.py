@@ -37,25 +37,43 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import IO, Any
 
-from skatdd.core.errors import DealFormatError, SkatddError
+from skatdd.core.errors import SkatddError
 from skatdd.engine.solve import MODES, Solver
 from skatdd.formats.json_object import load_json, position_from_json
-from skatdd.formats.json_text import json_text
 
 from .ordered import Chunk, Item, run_ordered
+from .outcome import (
+    INPUT_ERROR,
+    INTERNAL_ERROR,
+    OK,
+    BatchSummary,
+    LineHandler,
+    LineOutcome,
+    error_outcome,
+    line_id,
+    line_text,
+    record_line,
+)
 from .stopping import deferred_stops
 from .workers import cap_workers, init_worker, usable_cores
 
+# The outcome types live in .outcome; they are re-exported here, where callers have always found them.
 __all__ = [
+    "INPUT_ERROR",
+    "INTERNAL_ERROR",
+    "OK",
     "WINDOW",
     "BatchSummary",
+    "LineHandler",
     "LineOutcome",
     "count_lines",
     "default_jobs",
+    "line_id",
+    "line_text",
     "read_lines",
+    "record_line",
     "run_batch",
     "solve_line",
     "worker_count",
@@ -71,52 +89,6 @@ WINDOW = 8
 #: 3.78 s four lines a task (``--jobs 1``: 6.85 s).  The other commands' lines
 #: (whole games, batches of worlds) are large enough to go one by one.
 BATCH_CHUNK_LINES = 4
-
-#: Kinds of :class:`LineOutcome`.
-OK, INPUT_ERROR, INTERNAL_ERROR = "ok", "input", "internal"
-
-
-@dataclass
-class LineOutcome:
-    """The record for one input line, and what kind it is (``ok``, ``input`` or ``internal``)."""
-
-    line: int
-    record: dict[str, Any]
-    kind: str = OK
-
-    @property
-    def is_error(self) -> bool:
-        return self.kind != OK
-
-
-@dataclass
-class BatchSummary:
-    """Counts for a finished (or interrupted) run."""
-
-    lines: int = 0             # records produced
-    input_errors: int = 0
-    internal_errors: int = 0
-    seconds: float = 0.0
-    nodes: int = 0             # summed over solved lines
-    error_lines: list[int] = field(default_factory=list)
-
-    def merge(self, earlier: BatchSummary) -> None:
-        """Add the counts of *earlier*, a run this one continues (its error lines come first)."""
-        self.lines += earlier.lines
-        self.input_errors += earlier.input_errors
-        self.internal_errors += earlier.internal_errors
-        self.nodes += earlier.nodes
-        self.error_lines[:0] = earlier.error_lines
-
-    @property
-    def exit_code(self) -> int:
-        """2 when a line had bad input, else 1 when a line failed inside, else 0."""
-        if self.input_errors:
-            return 2
-        if self.internal_errors:
-            return 1
-        return 0
-
 
 def default_jobs() -> int:
     """Workers when ``--jobs`` is not given: every core this process may use, at least 1."""
@@ -168,34 +140,6 @@ def count_lines(path: str) -> int:
         return sum(1 for raw in fh if raw.strip())
 
 
-def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
-    return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
-
-
-def record_line(record: dict[str, Any]) -> str:
-    """*record* as one line of strict JSON (no newline), always valid UTF-8 (:func:`skatdd.formats.json_text.json_text`)."""
-    return json_text(record)
-
-
-def line_id(raw: bytes | str) -> Any:
-    """The ``id`` of a JSON line, ``None`` when it has none or is not a JSON object (never raises)."""
-    try:
-        obj = load_json(line_text(raw).lstrip("\ufeff"))  # strict: a line that is not JSON has no id
-    except ValueError:
-        return None
-    return obj.get("id") if isinstance(obj, dict) else None
-
-
-def line_text(raw: bytes | str) -> str:
-    """*raw* as text; bytes must be UTF-8 (:class:`DealFormatError` naming the problem otherwise)."""
-    if isinstance(raw, str):
-        return raw
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DealFormatError(f"line is not UTF-8 text: {exc}") from None
-
-
 def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOutcome:
     """Solve one JSON line and return its record (never raises for bad input).
 
@@ -214,17 +158,14 @@ def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOu
         ident = spec.id
         result = solver.solve(spec.position(), mode)
     except SkatddError as exc:
-        return _error(line, ident, str(exc), INPUT_ERROR)
+        return error_outcome(line, ident, str(exc), INPUT_ERROR)
     except Exception as exc:  # a bug must not cost the other lines their results
-        return _error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
+        return error_outcome(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
     return LineOutcome(line, {"id": ident, **result.to_json()})
 
 
 # ---------------------------------------------------------------------------
 # Worker processes
-
-#: Handles one line with the worker's solver: ``handler(solver, line, raw) -> LineOutcome``.
-LineHandler = Callable[[Solver, int, "bytes | str"], LineOutcome]
 
 _worker_solver: Solver | None = None
 _worker_handler: LineHandler | None = None
@@ -310,7 +251,7 @@ class _PoolBackend:
         # the rest are resubmitted to a fresh pool, so each breakage costs one line.
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = _new_executor(self.jobs, self.tt_mb, self.handler)
-        return [_error(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
+        return [error_outcome(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
                 for line, _ in chunk], True
 
 

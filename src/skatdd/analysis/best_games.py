@@ -17,9 +17,9 @@ from typing import Any
 from skatdd.analysis.best import Progress, SeatReport, best_all_seats
 from skatdd.engine.solve import Solver
 from skatdd.formats.readers import DealInput
-
-from .game_lines import handle_line
-from .lines import BatchSummary, LineOutcome, run_lines
+from skatdd.runner.game_lines import handle_line
+from skatdd.runner.lines import run_lines
+from skatdd.runner.outcome import BatchSummary, LineOutcome
 
 __all__ = ["best_for_input", "best_line", "best_lines", "best_record"]
 
