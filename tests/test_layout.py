@@ -31,11 +31,7 @@ ALLOWED_UPWARD = {
 }
 
 #: Import cycles the code still has (module sets), each with why.
-ALLOWED_CYCLES = {
-    # load_player names the advanced players (pimc:N+bids, alphamu:N:K) and imports them lazily; they
-    # build on the plain players: a registry of names filled by each module breaks it.
-    frozenset({"skatdd.play.players", "skatdd.play.advanced"}),
-}
+ALLOWED_CYCLES: set[frozenset[str]] = set()
 
 
 def module_name(path: Path) -> str:

@@ -62,7 +62,8 @@ from skatdd.runner.lines import run_lines
 from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
 from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
-from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player, share_solver
+from .loading import load_player
+from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
 from .state import state_for
 from .summary import MatchSummary
 
@@ -110,7 +111,7 @@ class MatchConfig:
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
-        """The two players, loaded (:func:`~skatdd.play.players.load_player`)."""
+        """The two players, loaded (:func:`~skatdd.play.loading.load_player`)."""
         return load_player(self.a), load_player(self.b)
 
     def names(self) -> dict[str, str]:
