@@ -19,23 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from .cards import (
-    ACE,
-    CARD_POINTS,
-    CJ,
-    DJ,
-    EIGHT,
-    HJ,
-    JACK,
-    KING,
-    NINE,
-    QUEEN,
-    SEVEN,
-    SJ,
-    TEN,
-    Card,
-    Mask,
-)
+from .cards import ACE, CARD_POINTS, CJ, DJ, EIGHT, HJ, JACK, KING, NINE, QUEEN, SEVEN, SJ, TEN, Card, Mask
 from .errors import InvalidGameError, InvalidSeatError, quote
 
 

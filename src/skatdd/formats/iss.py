@@ -14,26 +14,8 @@ early the way the server does, and scores it with
 ``R[...]`` fields ``p: t: s: z: m: v:``, win/loss and ``bidok``/``overbid``;
 :func:`replay_warnings` says when a record's ``v:`` or ``p:`` does not.
 
-Server conventions followed by :func:`replay` (docs/iss.md, checked against
-the fixture records):
-
-* ``p:`` is the declarer's card points *including* the skat or discard, in
-  null games too (a null ouvert that put away HA HQ and won shows ``p:14``).
-* A game ends early when the declarer resigns (``RE``), when both defenders
-  have resigned (usually after the declarer's claim ``SC``), or when a seat
-  times out (``TI.n``) or leaves (``LE.n``).  The untaken tricks -- the trick
-  in progress included -- then go to the side that did not give up: to the
-  declarer when both defenders resigned or a defender timed out or left, to
-  the defenders when the declarer resigned, timed out or left.  ``p:`` and
-  ``t:`` include what the ending gave.  In a null game the tricks given to the
-  declarer are tricks the defenders concede, so the declarer wins with the
-  tricks actually taken (normally none); a null declarer who gives up loses.
-  A lone claim (``SC``) without the defenders' resignation settles nothing:
-  play continues.
-* A trailing hidden card play (``??``, as the server logs the move of a seat
-  that was cut off) is accepted when it does not complete a trick: the trick
-  in progress is handed over whole by the ending, so its cards never change
-  the numbers.  A hidden card anywhere else cannot be replayed.
+The server's conventions :func:`replay` follows (early endings, ``p:`` with the
+skat, trailing hidden plays) are listed in :mod:`.iss_replay`.
 
 Per-player views may hide cards of the deal (``??``).  The parser fills in
 every card the rest of the record reveals (card plays, the skat shown to the
@@ -51,8 +33,7 @@ This module only re-exports: the code lives in one module per concept --
 :mod:`.iss_parse` (:func:`parse_iss`, :func:`iter_iss`, :func:`looks_like_iss`,
 with the move reader :mod:`.iss_moves` and the card placing :mod:`.iss_deal`)
 and :mod:`.iss_replay` (:func:`replay`, :class:`Replay`,
-:func:`replay_warnings`: the server's conventions for early endings are in its
-docstring).  Import from here; the public names stay put.
+:func:`replay_warnings`).  Import from here; the public names stay put.
 """
 from __future__ import annotations
 
