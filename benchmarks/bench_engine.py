@@ -172,7 +172,7 @@ def test_batch_throughput(benchmark, jobs: int) -> None:
     def run() -> None:
         out.clear()
         batch.run_batch(((n, raw) for n, raw in enumerate(lines, start=1)), jobs=jobs, mode="value",
-                        tt_mb=TT_MB, emit=out.append)
+                        solver=Solver(tt_mb=TT_MB), emit=out.append)
 
     benchmark.group = "batch throughput (40 full deals)"
     benchmark.pedantic(run, rounds=2, iterations=1, warmup_rounds=0)

@@ -28,7 +28,7 @@ def with_pool(body: Callable[[WorkerPool], Awaitable[T]], *, size: int = 1, back
               time_limit: float = 60) -> T:
     """Run *body* on a started pool, at most two minutes; the pool is closed whatever happens."""
     async def main() -> T:
-        pool = WorkerPool(size, settings=WorkerSettings(tt_mb=16, max_worlds=5000), time_limit=time_limit,
+        pool = WorkerPool(size, settings=WorkerSettings(solver=Solver(tt_mb=16), max_worlds=5000), time_limit=time_limit,
                           backlog=backlog)
         await pool.start()
         try:

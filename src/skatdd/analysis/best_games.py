@@ -61,14 +61,14 @@ def best_line(solver: Solver, line: int, raw: bytes | str, declarer: int | None 
     return handle_line(line, raw, work)
 
 
-def best_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128,
+def best_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, solver: Solver | None = None,
                declarer: int | None = None, bid: int | None = None, all_lines: bool = False,
                emit: Callable[[LineOutcome], None]) -> BatchSummary:
     """``best`` for every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     As :func:`skatdd.analysis.analyse.analyse_lines`: *jobs* ``1`` works in this
-    process, more uses that many worker processes with one Solver of
-    *tt_mb* MiB each; returns the counts.
+    process with *solver* (default: a fresh one), more uses that many worker
+    processes, each with a solver of *solver*'s configuration; returns the counts.
     """
     handler = functools.partial(best_line, declarer=declarer, bid=bid, all_lines=all_lines)
-    return run_lines(items, handler=handler, jobs=jobs, tt_mb=tt_mb, emit=emit)
+    return run_lines(items, handler=handler, jobs=jobs, solver=solver, emit=emit)

@@ -189,7 +189,8 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
                 raise InputError("--html takes one deal; for a file of records use 'skatdd analyse FILE --html DIR'")
             workers = worker_count(jobs, games.total)
             lines = games.lines
-            stream_results(lambda emit: best_lines(lines, jobs=workers, tt_mb=tt_mb, declarer=declarer,
+            solver = Solver(tt_mb=tt_mb)
+            stream_results(lambda emit: best_lines(lines, jobs=workers, solver=solver, declarer=declarer,
                                                    bid=bid, all_lines=all_lines, emit=emit),
                            games.total, what="records could not be analysed")
             return

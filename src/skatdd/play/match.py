@@ -379,7 +379,7 @@ def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], s
 
 
 def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Iterable[MatchDeal | dict[str, Any] | str],
-          *, seed: int = 1, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, tt_mb: int = 128,
+          *, seed: int = 1, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, solver: Solver | None = None,
           dask: str | None = None, on_record: Callable[[dict[str, Any]], None] | None = None,
           keep_records: bool = True) -> MatchResult:
     """Play a duplicate match of *a* against *b* (player names as on the command line, or factories).
@@ -389,7 +389,9 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
     deal objects, ISS record lines).  *seed* also seeds every player.
     *jobs* worker processes (or the Dask cluster *dask*) play the deals; the
     records come back in input order, each handed to *on_record* as it
-    comes, and kept in the result unless *keep_records* is false.  The same
+    comes, and kept in the result unless *keep_records* is false.  The
+    searching players share *solver* (default: a fresh one); each worker
+    process has a solver of its configuration.  The same
     records and summary as ``skatdd match``.
 
     Raises :class:`~skatdd.core.errors.SkatddError` for an unknown player;
@@ -411,7 +413,7 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
             on_record(outcome.record)
 
     started = time.perf_counter()
-    run_lines(items, handler=functools.partial(handler, config=config), jobs=jobs, tt_mb=tt_mb, emit=emit, dask=dask,
+    run_lines(items, handler=functools.partial(handler, config=config), jobs=jobs, solver=solver, emit=emit, dask=dask,
               total=total)
     return MatchResult(records, summary, time.perf_counter() - started)
 

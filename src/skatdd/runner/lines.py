@@ -13,11 +13,11 @@ one output record, in input order:
   counted apart so the command can exit 1 instead of 2.
 
 With ``jobs > 1`` lines are solved by worker processes, each owning ONE
-:class:`~skatdd.engine.solve.Solver` (and so one transposition table of
-``tt_mb`` MiB) for all the lines it gets.  At most ``jobs * WINDOW`` tasks (of
+:class:`~skatdd.engine.solve.Solver` of the caller's solver's configuration
+(and so one transposition table of that size) for all the lines it gets.  At most ``jobs * WINDOW`` tasks (of
 up to ``chunk_lines`` lines each) are in flight, so input is read as it is needed and memory stays bounded; each
 record is handed to the caller as soon as it and every earlier one are
-done.  With ``jobs == 1`` the lines are solved in this process, one Solver.
+done.  With ``jobs == 1`` the lines are solved in this process, with the caller's Solver.
 
 Workers ignore SIGINT and die with their parent (:func:`skatdd.runner.workers.init_worker`):
 on Ctrl-C -- and on SIGTERM or SIGHUP, which the command line turns into the
@@ -29,6 +29,7 @@ No more workers start than the machine has cores
 """
 from __future__ import annotations
 
+import copy
 import functools
 import multiprocessing
 import os
@@ -40,7 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
 from skatdd.core.errors import SkatddError
-from skatdd.engine.solve import MODES, Solver
+from skatdd.engine.solve import MODES, Solver, solver_or_default
 from skatdd.formats.json_object import load_json, position_from_json
 
 from .ordered import Chunk, Item, run_ordered
@@ -171,15 +172,21 @@ _worker_solver: Solver | None = None
 _worker_handler: LineHandler | None = None
 
 
-def _init_worker(parent: int, tt_mb: int, handler: LineHandler) -> None:
-    """Per-process setup: the signals and the tie to *parent* (:func:`skatdd.runner.workers.init_worker`), the one Solver."""
+def _init_worker(parent: int, solver: Solver, handler: LineHandler) -> None:
+    """Per-process setup: the signals and the tie to *parent* (:func:`skatdd.runner.workers.init_worker`), the one Solver.
+
+    The worker's solver is a copy of *solver*'s configuration with a table of
+    its own (a copy is built as a Solver unpickles): under 'fork' *solver* is
+    the parent's object itself, whose table must not be shared.
+    """
     global _worker_solver, _worker_handler
     init_worker(parent)
-    _worker_solver = Solver(tt_mb=tt_mb)
+    _worker_solver = copy.copy(solver)
     _worker_handler = handler
 
 
 def _work(line: int, raw: bytes | str) -> LineOutcome:
+    """One line through the worker's handler with the worker's solver."""
     assert _worker_solver is not None and _worker_handler is not None, "worker not initialised"
     return _worker_handler(_worker_solver, line, raw)
 
@@ -191,10 +198,10 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExecutor:
+def _new_executor(jobs: int, solver: Solver, handler: LineHandler) -> ProcessPoolExecutor:
     """A pool whose workers are already running: forked now, before the input reader thread holds any lock."""
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                                   initargs=(os.getpid(), tt_mb, handler))
+                                   initargs=(os.getpid(), solver, handler))
     try:
         # Stops are held back while the workers are forked (skatdd.runner.stopping), and taken after.
         with deferred_stops():
@@ -228,15 +235,16 @@ def _kill(executor: ProcessPoolExecutor) -> None:
 
 
 def _work_chunk(chunk: Chunk) -> list[LineOutcome]:
+    """Every line of *chunk* through the worker's handler, in order."""
     return [_work(line, raw) for line, raw in chunk]
 
 
 class _PoolBackend:
     """The local process pool as a :class:`~skatdd.runner.ordered.Backend`: one line per task, a dead worker costs its line."""
 
-    def __init__(self, jobs: int, tt_mb: int, handler: LineHandler) -> None:
-        self.jobs, self.tt_mb, self.handler = jobs, tt_mb, handler
-        self.executor = _new_executor(jobs, tt_mb, handler)
+    def __init__(self, jobs: int, solver: Solver, handler: LineHandler) -> None:
+        self.jobs, self.solver, self.handler = jobs, solver, handler
+        self.executor = _new_executor(jobs, solver, handler)
 
     def max_chunks(self) -> int:
         return self.jobs * WINDOW
@@ -250,15 +258,15 @@ class _PoolBackend:
         # A worker died (a crash in the engine, or it was killed).  The line at the head is reported;
         # the rest are resubmitted to a fresh pool, so each breakage costs one line.
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = _new_executor(self.jobs, self.tt_mb, self.handler)
+        self.executor = _new_executor(self.jobs, self.solver, self.handler)
         return [error_outcome(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
                 for line, _ in chunk], True
 
 
-def _run_pool(items: Iterator[Item], jobs: int, tt_mb: int, handler: LineHandler,
+def _run_pool(items: Iterator[Item], jobs: int, solver: Solver, handler: LineHandler,
               emit: Callable[[LineOutcome], None], chunk_lines: int) -> None:
-    """Handle *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
-    backend = _PoolBackend(jobs, tt_mb, handler)
+    """Handle *items* on *jobs* worker processes (each a solver like *solver*), calling *emit* in input order."""
+    backend = _PoolBackend(jobs, solver, handler)
     try:
         run_ordered(items, backend, emit, chunk_lines=chunk_lines, read_ahead=jobs * WINDOW * chunk_lines)
     except BaseException:
@@ -268,17 +276,21 @@ def _run_pool(items: Iterator[Item], jobs: int, tt_mb: int, handler: LineHandler
 
 
 def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, jobs: int = 1,
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
-              total: int | None = None, chunk_lines: int = 1) -> BatchSummary:
+              solver: Solver | None = None, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              total: int | None = None, chunk_lines: int = 1, tt_mb: int | None = None) -> BatchSummary:
     """Handle every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     *handler* (a picklable top-level function or ``functools.partial`` of
     one) turns a line into its :class:`LineOutcome` with a solver.  *emit*
     gets each outcome as soon as it and all earlier lines are done (write
     and flush there; a line written is never taken back).  *jobs* ``1``
-    works in this process, more uses that many worker processes with one
-    Solver of *tt_mb* MiB each, a task taking up to *chunk_lines* lines
-    when they are waiting.  *dask* (a scheduler address or
+    works in this process with *solver* (default: a fresh
+    :class:`~skatdd.engine.solve.Solver`, :func:`~skatdd.engine.solve.solver_or_default`),
+    more uses that many worker processes, each with a solver of *solver*'s
+    configuration and a table of its own (so do the cluster's workers), a
+    task taking up to *chunk_lines* lines when they are waiting.  *tt_mb*
+    is the old way of asking for ``Solver(tt_mb=...)``, kept only until
+    every caller passes a solver (giving both is a ``ValueError``).  *dask* (a scheduler address or
     ``local[:N]``) runs the lines on that Dask cluster instead, *jobs* then
     unused (:func:`skatdd.runner.cluster.run_on_cluster`; *total*, the number of
     lines when known, sizes its chunks).  *jobs* beyond what the machine
@@ -288,8 +300,13 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if tt_mb is not None:
+        if solver is not None:
+            raise ValueError("run_lines takes a solver or tt_mb, not both")
+        solver = Solver(tt_mb=tt_mb)
+    solver = solver_or_default(solver)
     if jobs > 1 and dask is None:
-        jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=tt_mb)
+        jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=solver.tt_mb)
     summary = BatchSummary()
     start = time.perf_counter()
 
@@ -309,20 +326,19 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
         if dask is not None:
             from .cluster import run_on_cluster  # dask is an optional extra
 
-            run_on_cluster(items, handler=handler, address=dask, tt_mb=tt_mb, emit=record, total=total)
+            run_on_cluster(items, handler=handler, address=dask, solver=solver, emit=record, total=total)
         elif jobs == 1:
-            solver = Solver(tt_mb=tt_mb)
             for line, raw in items:
                 record(handler(solver, line, raw))
         else:
-            _run_pool(iter(items), jobs, tt_mb, handler, record, chunk_lines)
+            _run_pool(iter(items), jobs, solver, handler, record, chunk_lines)
     finally:
         summary.seconds = time.perf_counter() - start
     return summary
 
 
 def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              solver: Solver | None = None, emit: Callable[[LineOutcome], None], dask: str | None = None,
               total: int | None = None) -> BatchSummary:
     """Solve every ``(line_number, raw_line)`` of *items* (JSON positions) with :func:`run_lines`.
 
@@ -330,5 +346,5 @@ def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: 
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, tt_mb=tt_mb, emit=emit,
+    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, solver=solver, emit=emit,
                      dask=dask, total=total, chunk_lines=BATCH_CHUNK_LINES)

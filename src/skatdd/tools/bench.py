@@ -46,7 +46,7 @@ from typing import Any
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, WIN_POINTS, Game
 from skatdd.core.seeds import generator
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
 __all__ = [
     "CLOSE_MARGIN",
@@ -375,7 +375,7 @@ def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CL
 
 
 def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Game | None = None,
-              tt_mb: int = 128, card_values: bool = True, queries: bool = True, close: bool = False,
+              card_values: bool = True, queries: bool = True, close: bool = False,
               positions: Sequence[Position] | None = None, solver: Solver | None = None,
               progress: Callable[[int, DealTiming], None] | None = None) -> BenchReport:
     """Run the benchmark and return its :class:`BenchReport` (see the module docstring).
@@ -383,11 +383,13 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
     *queries* times the win-only questions; *close* benchmarks
     :func:`close_deals` instead of all realistic deals.  *positions*
     replaces the generated deals (then *deals*, *seed*, *game* and *close*
-    only label the report); *solver* replaces the one built with *tt_mb*.
+    only label the report); *solver* is the solver timed (default: a fresh
+    one, :func:`~skatdd.engine.solve.solver_or_default`), its table size
+    reported.
     *progress* is called after each deal with its index and timing.
     Raises ``ValueError`` for ``deals < 1`` (and as :func:`close_deals`).
     """
-    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    solver = solver_or_default(solver)
     if positions is None:
         if deals < 1:
             raise ValueError(f"deals must be at least 1, got {deals}")
