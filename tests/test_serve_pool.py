@@ -58,7 +58,7 @@ def whole(pool: WorkerPool) -> Callable[[], bool]:
 def test_results_bad_input_and_progress() -> None:
     async def body(pool: WorkerPool) -> None:
         answer = await pool.run("solve", BODY)
-        direct = solve_request(Solver(16), BODY)
+        direct = solve_request(BODY, solver=Solver(16))
         assert answer.pop("seconds") >= 0 and direct.pop("seconds") >= 0 and answer == direct
         with pytest.raises(TaskError, match="field 'hands' is missing"):
             await pool.run("solve", '{"game": "grand"}')

@@ -24,11 +24,11 @@ from skatdd.runner.outcome import BatchSummary, LineOutcome
 __all__ = ["best_for_input", "best_line", "best_lines", "best_record"]
 
 
-def best_for_input(found: DealInput, *, solver: Solver, declarer: int | None = None, bid: int | None = None,
+def best_for_input(found: DealInput, *, solver: Solver | None = None, declarer: int | None = None, bid: int | None = None,
                    all_lines: bool = False, progress: Progress | None = None) -> list[SeatReport]:
     """The reports of ``skatdd best`` for *found*: one for *declarer* (else the input's own), or all three seats.
 
-    *bid* defaults to the input's own.  Raises the reader's error when the
+    *bid* defaults to the input's own; *solver* (default: a fresh one) does the searching.  Raises the reader's error when the
     input does not show the hands and skat as dealt, and
     :func:`skatdd.analysis.best.best_contracts`' errors.
     """

@@ -53,7 +53,7 @@ from skatdd.core.errors import ScoringError, quote
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.files import game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput
@@ -273,13 +273,15 @@ def _check_bid(deal: MatchDeal) -> None:
                            f"of {deal.bid}")
 
 
-def play_deal(deal: MatchDeal, config: MatchConfig, line: int, solver: Solver) -> dict[str, Any]:
+def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver | None = None) -> dict[str, Any]:
     """Both games of *deal* and its record (docs/cli.md, ``skatdd match``); *line* numbers the deal for the seeds.
 
     A :class:`PlayerFailure` gives the deal's record with ``failed`` instead
     of ``games`` and ``edge``.  Raises :class:`~skatdd.core.errors.ScoringError`
-    for a null whose bid is above its value.
+    for a null whose bid is above its value.  The searching players and the
+    double-dummy check share *solver* (default: a fresh one).
     """
+    solver = solver_or_default(solver)
     _check_bid(deal)
     a, b = config.specs()
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
@@ -310,7 +312,7 @@ def generated_line(solver: Solver, line: int, raw: bytes | str, *, config: Match
     """Play generated deal number *raw* (its index, as text) of ``config.seed``; never raises but for Ctrl-C."""
     index = int(line_text(raw))
     try:
-        return LineOutcome(line, play_deal(generated_deal(config.seed, index), config, line, solver))
+        return LineOutcome(line, play_deal(generated_deal(config.seed, index), config, line, solver=solver))
     except Exception as exc:  # a bug must not cost the other deals their results
         return line_error(line, generated_id(config.seed, index), f"internal error: {type(exc).__name__}: {exc}",
                           INTERNAL_ERROR)
@@ -320,7 +322,7 @@ def file_line(solver: Solver, line: int, raw: bytes | str, *, config: MatchConfi
     """Play the deal of one line of a file (a JSON deal or an ISS record); a passed ISS game is skipped."""
     def work(found: DealInput) -> dict[str, Any]:
         obj = json.loads(line_text(raw).strip().lstrip("\ufeff")) if found.kind == "json" else None
-        return play_deal(deal_from_input(found, obj), config, line, solver)
+        return play_deal(deal_from_input(found, obj), config, line, solver=solver)
 
     return handle_line(line, raw, work)
 

@@ -33,7 +33,7 @@ from skatdd.analysis.advise import WorldRunner, advise
 from skatdd.cli.advise import command as advise_command
 from skatdd.core.errors import SkatddError, quote, shorten_quoted
 from skatdd.core.rules import Game
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
 from skatdd.formats.position_input import PositionInput, advice_position, read_position
@@ -67,12 +67,14 @@ def _read(text: str, *, game: tuple[Game, bool] | None, declarer: int | None) ->
     return read
 
 
-def solve_request(solver: Solver, body: str) -> dict[str, Any]:
+def solve_request(body: str, *, solver: Solver | None = None) -> dict[str, Any]:
     """``POST /api/solve``: the body (a JSON position) solved as ``skatdd solve BODY --mode all --json`` solves it.
 
-    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input,
-    with the CLI's messages.
+    *solver* (default: a fresh one) is emptied first.  Raises
+    :class:`~skatdd.core.errors.SkatddError` subclasses for bad input, with
+    the CLI's messages.
     """
+    solver = solver_or_default(solver)
     if not body.lstrip().startswith("{"):
         raise RequestError("the request body must be a JSON position object, as 'skatdd solve' reads it")
     pos = _read(body, game=None, declarer=None).position
@@ -113,16 +115,18 @@ def advise_arguments(obj: Any) -> list[str]:
     return [*args, "--", _position_text(obj["position"])]
 
 
-def advise_request(solver: Solver, body: str, *, progress: Callable[[int, int], None],
+def advise_request(body: str, *, solver: Solver | None = None, progress: Callable[[int, int], None],
                    max_worlds: int) -> dict[str, Any]:
     """``POST /api/advise``: the body's position advised on as ``skatdd advise POSITION ... --json`` does.
 
     ``progress(0, 0)`` is called once the request is read and valid, then
     ``progress(done, total)`` as the worlds are solved.  A ``worlds`` above
     *max_worlds* is refused (a server's memory and time are bounded; the
-    CLI has no such limit).  Raises :class:`~skatdd.core.errors.SkatddError`
+    CLI has no such limit).  The worlds are solved by *solver* (default: a
+    fresh one), emptied first.  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses and Click's option errors for bad input.
     """
+    solver = solver_or_default(solver)
     ctx = advise_command.make_context("advise", advise_arguments(load_json(body)))
     params = ctx.params
     worlds: int = params["worlds"]

@@ -52,11 +52,11 @@ class Job:
 
 
 TASKS: dict[str, Callable[[Job, str], Any]] = {
-    "solve": lambda job, body: solve_request(job.solver, body),
-    "advise": lambda job, body: advise_request(job.solver, body, progress=job.progress,
+    "solve": lambda job, body: solve_request(body, solver=job.solver),
+    "advise": lambda job, body: advise_request(body, solver=job.solver, progress=job.progress,
                                                max_worlds=job.settings.max_worlds),
     "board-load": lambda job, body: board_load(body),
-    "board-line": lambda job, body: board_line(job.solver, body),
+    "board-line": lambda job, body: board_line(body, solver=job.solver),
 }
 
 
