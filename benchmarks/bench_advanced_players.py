@@ -15,7 +15,7 @@ import time
 
 from skatdd.core.position import Position
 from skatdd.play.deals import generated_deal
-from skatdd.play.players import load_player
+from skatdd.play.loading import load_player
 from skatdd.play.state import state_for
 
 

@@ -39,7 +39,7 @@ from contextlib import contextmanager
 
 import pytest
 
-import skatdd.tools.generate as generate
+import skatdd.analysis.realistic_deals as generate  # where realistic_deal looks up random_deal
 from skatdd.analysis.best import SeatReport, best_contracts
 from skatdd.core.cards import Mask
 from skatdd.engine.solve import Solver
@@ -55,7 +55,7 @@ Deal = tuple[list[Mask], Mask, int]
 
 @contextmanager
 def _recording() -> Iterator[list[tuple[list[Mask], Mask]]]:
-    """Record every deal :func:`skatdd.tools.generate.random_deal` hands out while active."""
+    """Record every deal :func:`skatdd.core.dealing.random_deal` hands :func:`realistic_deal` while active."""
     seen: list[tuple[list[Mask], Mask]] = []
     original = generate.random_deal
 

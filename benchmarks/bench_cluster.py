@@ -45,6 +45,7 @@ from typing import Any
 
 import pytest
 
+from skatdd.engine.solve import Solver
 from skatdd.runner.lines import count_lines, read_lines, run_batch
 from skatdd.tools.generate import position_to_json, realistic_deals
 
@@ -86,7 +87,7 @@ def run_once(config: str, path: Path, addresses: dict[str, str], tt_mb: int) -> 
     else:
         with open(path, "rb") as fh:
             jobs = 2 if config == "jobs2" else 1
-            summary = run_batch(read_lines(fh), jobs=jobs, tt_mb=tt_mb, emit=lambda outcome: None,
+            summary = run_batch(read_lines(fh), jobs=jobs, solver=Solver(tt_mb=tt_mb), emit=lambda outcome: None,
                                 dask=addresses.get(config), total=count_lines(str(path)))
         assert summary.exit_code == 0
     return time.perf_counter() - started

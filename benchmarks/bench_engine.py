@@ -117,7 +117,7 @@ def _rounds(benchmark, group: str, deals: tuple[Position, ...], timer: Callable[
 def test_exact_value_per_family(benchmark, solver: Solver, family: str) -> None:
     """One round solves every deal of the family, each from an empty table."""
     info = _rounds(benchmark, "exact value of a full deal", deal_set(family),
-                   lambda pos: time_solve(solver, pos)[:3])
+                   lambda pos: time_solve(pos, solver=solver)[:3])
     median_target, p90_target = TARGETS[family]
     info.update(target_median_ms=median_target, target_p90_ms=p90_target)
     benchmark.extra_info.update(info)
@@ -129,8 +129,8 @@ def test_exact_value_per_family(benchmark, solver: Solver, family: str) -> None:
 def test_card_values_against_one_solve(benchmark, solver: Solver, family: str) -> None:
     """One round: the values of all first cards of every deal, each from an empty table."""
     deals = deal_set(family)[:10]
-    solve_cpu = sum(time_solve(solver, pos)[1] for pos in deals)
-    info = _rounds(benchmark, "values of all first cards", deals, lambda pos: time_card_values(solver, pos))
+    solve_cpu = sum(time_solve(pos, solver=solver)[1] for pos in deals)
+    info = _rounds(benchmark, "values of all first cards", deals, lambda pos: time_card_values(pos, solver=solver))
     info.update(ratio_to_one_solve_cpu=round(info["cpu_total_s"] / solve_cpu, 3) if solve_cpu else None,
                 target_ratio=CARD_VALUES_TARGET)
     benchmark.extra_info.update(info)
@@ -142,9 +142,9 @@ def test_card_values_against_one_solve(benchmark, solver: Solver, family: str) -
 def test_win_question_against_exact_value(benchmark, solver: Solver, family: str) -> None:
     """One round: ``reaches(pos, 61)`` of every deal, each from an empty table, against its exact value."""
     deals = deal_set(family)
-    exact_cpu = sum(time_solve(solver, pos)[1] for pos in deals)
+    exact_cpu = sum(time_solve(pos, solver=solver)[1] for pos in deals)
     info = _rounds(benchmark, "win question reaches(61)", deals,
-                   lambda pos: time_query(solver, pos, lambda sv, p: sv.reaches(p, 61)))
+                   lambda pos: time_query(pos, lambda sv, p: sv.reaches(p, 61), solver=solver))
     win_cpu = info["cpu_total_s"]
     info.update(cheaper_than_exact_cpu=round(exact_cpu / win_cpu, 3) if win_cpu else None,
                 target_cheaper=WIN_QUESTION_TARGET)
@@ -172,7 +172,7 @@ def test_batch_throughput(benchmark, jobs: int) -> None:
     def run() -> None:
         out.clear()
         batch.run_batch(((n, raw) for n, raw in enumerate(lines, start=1)), jobs=jobs, mode="value",
-                        tt_mb=TT_MB, emit=out.append)
+                        solver=Solver(tt_mb=TT_MB), emit=out.append)
 
     benchmark.group = "batch throughput (40 full deals)"
     benchmark.pedantic(run, rounds=2, iterations=1, warmup_rounds=0)

@@ -26,7 +26,8 @@ from skatdd.analysis.inference_bids import FEATURES, hand_features
 from skatdd.core.position import Position
 from skatdd.core.rules import JACKS, Game, suit_mask
 from skatdd.engine.solve import Solver
-from skatdd.tools.generate import _null_danger, evaluate_contract, random_deal
+from skatdd.tools.generate import evaluate_contract, random_deal
+from skatdd.tools.generate import null_danger as _null_danger
 
 Sample = tuple[tuple[float, ...], int]
 

@@ -12,7 +12,8 @@ from skatdd.core.errors import SkatddError
 from skatdd.core.rules import ALL_GAMES
 from skatdd.core.scoring import Declaration
 from skatdd.play.advanced import AdvancedPlayer
-from skatdd.play.players import PimcPlayer, load_player
+from skatdd.play.loading import load_player
+from skatdd.play.players import PimcPlayer
 from skatdd.play.state import state_for
 from test_advise import random_position
 

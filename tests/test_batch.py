@@ -209,7 +209,7 @@ def test_not_utf8_line() -> None:
 def test_run_batch_streams_in_order(lines: list[str]) -> None:
     seen: list[int] = []
     items = [(n, line.encode()) for n, line in enumerate(lines[3:20], start=1)]
-    summary = batch.run_batch(iter(items), jobs=2, mode="value", tt_mb=8, emit=lambda o: seen.append(o.line))
+    summary = batch.run_batch(iter(items), jobs=2, mode="value", solver=Solver(tt_mb=8), emit=lambda o: seen.append(o.line))
     assert seen == list(range(1, 18))
     assert summary.lines == 17 and summary.exit_code == 0 and summary.nodes > 0
 
@@ -233,7 +233,7 @@ def test_a_dead_worker_costs_only_its_line(monkeypatch: pytest.MonkeyPatch, line
     crash["id"] = "crash"
     body[4] = json.dumps(crash)
     out: list[batch.LineOutcome] = []
-    summary = batch.run_batch(((n, text.encode()) for n, text in enumerate(body, start=1)), jobs=2, tt_mb=8,
+    summary = batch.run_batch(((n, text.encode()) for n, text in enumerate(body, start=1)), jobs=2, solver=Solver(tt_mb=8),
                               emit=out.append)
     assert [o.line for o in out] == list(range(1, 11))
     assert out[4].kind == batch.INTERNAL_ERROR and "died" in out[4].record["error"]

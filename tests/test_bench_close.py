@@ -29,7 +29,7 @@ def test_close_deals_reject_null_and_bad_counts() -> None:
 
 
 def test_queries_match_the_exact_value() -> None:
-    report = run_bench(deals=2, seed=4, tt_mb=16, card_values=False, close=True)
+    report = run_bench(deals=2, seed=4, solver=Solver(tt_mb=16), card_values=False, close=True)
     summary = report.queries_summary()
     assert list(summary) == list(QUERIES)
     solver = Solver(tt_mb=16)

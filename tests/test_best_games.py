@@ -6,10 +6,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from skatdd.analysis.best_games import best_for_input, best_line
 from skatdd.cli import cli
 from skatdd.engine.solve import Solver
 from skatdd.formats.readers import parse_input
-from skatdd.runner.best_games import best_for_input, best_line
 
 ROOT = Path(__file__).resolve().parents[1]
 LINES = [line for line in (ROOT / "tests" / "data" / "iss-games.txt").read_text().splitlines() if line.strip()]

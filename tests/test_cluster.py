@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from skatdd.core.errors import SkatddError
+from skatdd.engine.solve import Solver
 from skatdd.runner import cluster
 from skatdd.runner import lines as batch
 from skatdd.tools.generate import position_to_json, realistic_deals
@@ -97,7 +98,7 @@ def test_analyse_on_the_cluster_equals_one_job(scheduler: Any) -> None:
 def test_run_lines_streams_in_order_in_chunks(scheduler: Any) -> None:
     lines = position_lines(2, 8)
     seen: list[int] = []
-    summary = batch.run_batch(((n, line.encode()) for n, line in enumerate(lines, start=1)), tt_mb=8,
+    summary = batch.run_batch(((n, line.encode()) for n, line in enumerate(lines, start=1)), solver=Solver(tt_mb=8),
                               emit=lambda o: seen.append(o.line), dask=scheduler.scheduler.address, total=len(lines))
     assert seen == list(range(1, len(lines) + 1)) and summary.exit_code == 0 and summary.nodes > 0
 
@@ -168,7 +169,8 @@ def test_address_parsing() -> None:
 def test_a_chunk_that_kills_every_worker_and_a_lost_scheduler() -> None:
     from distributed.client import FutureCancelledError
 
-    backend = cluster._DaskBackend(SimpleNamespace(nthreads=lambda: {"w": 1}), batch.solve_line, 8, "tcp://head:8786")
+    backend = cluster._DaskBackend(SimpleNamespace(nthreads=lambda: {"w": 1}), batch.solve_line, Solver(tt_mb=8),
+                                  "tcp://head:8786")
     chunk: list[tuple[int, bytes | str]] = [(3, b'{"id": 1}'), (5, b'{"id": 2}')]
     outcomes, resubmit = backend.failed(chunk, distributed.KilledWorker("run_chunk-1", SimpleNamespace(address="tcp://w:1"), 3))
     assert not resubmit and [o.line for o in outcomes] == [3, 5]

@@ -54,7 +54,7 @@ SMALL_DEALS, SMALL_NODES = 10, 857_800
 
 
 def test_the_realistic_set() -> None:
-    report = run_bench(deals=100, seed=1, tt_mb=TT_MB).to_json()
+    report = run_bench(deals=100, seed=1, solver=Solver(tt_mb=TT_MB)).to_json()
     assert report["nodes"] == REALISTIC_NODES
     assert {game: stats["nodes"] for game, stats in report["per_game"].items()} == REALISTIC_PER_GAME
     assert report["card_values"]["nodes"] == REALISTIC_CARD_VALUES_NODES
@@ -62,14 +62,14 @@ def test_the_realistic_set() -> None:
 
 
 def test_the_realistic_set_of_seed_7() -> None:
-    report = run_bench(deals=100, seed=7, tt_mb=TT_MB, card_values=False, queries=False)
+    report = run_bench(deals=100, seed=7, solver=Solver(tt_mb=TT_MB), card_values=False, queries=False)
     assert report.to_json()["nodes"] == SEED7_NODES
 
 
 def test_the_close_set() -> None:
     positions = [position_from_json(line).position() for line in CLOSE_DEALS_FILE.read_text().splitlines()]
     assert len(positions) == 100
-    report = run_bench(deals=100, seed=1, tt_mb=TT_MB, card_values=False, close=True, positions=positions)
+    report = run_bench(deals=100, seed=1, solver=Solver(tt_mb=TT_MB), card_values=False, close=True, positions=positions)
     assert all(t.value is not None and abs(t.value - 61) <= CLOSE_MARGIN for t in report.timings)
     data = report.to_json()
     assert data["nodes"] == CLOSE_NODES

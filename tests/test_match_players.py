@@ -28,7 +28,8 @@ from skatdd.play import match
 from skatdd.play.auction import BID_VALUES, contract_limit, derived_auction
 from skatdd.play.deals import generated_deal
 from skatdd.play.heuristic import HeuristicPlayer
-from skatdd.play.players import DDPlayer, PimcPlayer, RandomPlayer, load_player
+from skatdd.play.loading import load_player
+from skatdd.play.players import DDPlayer, PimcPlayer, RandomPlayer
 from skatdd.play.state import state_for
 from test_advise import random_position
 from test_match_state import games

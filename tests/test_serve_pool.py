@@ -28,7 +28,7 @@ def with_pool(body: Callable[[WorkerPool], Awaitable[T]], *, size: int = 1, back
               time_limit: float = 60) -> T:
     """Run *body* on a started pool, at most two minutes; the pool is closed whatever happens."""
     async def main() -> T:
-        pool = WorkerPool(size, settings=WorkerSettings(tt_mb=16, max_worlds=5000), time_limit=time_limit,
+        pool = WorkerPool(size, settings=WorkerSettings(solver=Solver(tt_mb=16), max_worlds=5000), time_limit=time_limit,
                           backlog=backlog)
         await pool.start()
         try:
@@ -58,7 +58,7 @@ def whole(pool: WorkerPool) -> Callable[[], bool]:
 def test_results_bad_input_and_progress() -> None:
     async def body(pool: WorkerPool) -> None:
         answer = await pool.run("solve", BODY)
-        direct = solve_request(Solver(16), BODY)
+        direct = solve_request(BODY, solver=Solver(16))
         assert answer.pop("seconds") >= 0 and direct.pop("seconds") >= 0 and answer == direct
         with pytest.raises(TaskError, match="field 'hands' is missing"):
             await pool.run("solve", '{"game": "grand"}')

@@ -2,8 +2,8 @@
 
 Holds :mod:`.analyse`, :mod:`.best`, :mod:`.worlds`, :mod:`.advise`,
 :mod:`.odds`, :mod:`.bid` with :mod:`.bid_tasks`, :mod:`.bid_skat`,
-:mod:`.stegen` and :mod:`.skat_rule`.  May import :mod:`skatdd.core`,
-:mod:`skatdd.formats` and :mod:`skatdd.engine` (the exceptions, where
-analysis still hands its jobs to :mod:`skatdd.runner`, are listed in
-tests/test_layout.py).
+:mod:`.stegen`, :mod:`.skat_rule`, :mod:`.best_games`, the hand evaluator
+:mod:`.contract_evaluation` and :mod:`.realistic_deals`.  May import
+:mod:`skatdd.core`, :mod:`skatdd.formats`, :mod:`skatdd.engine` and
+:mod:`skatdd.runner` (many-line jobs).
 """

@@ -46,11 +46,11 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from skatdd.analysis.contract_evaluation import null_danger as _null_danger
 from skatdd.core.cards import ACE, CJ, SJ, TEN, Mask
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
 from skatdd.core.scoring import BASE_VALUES, NULL_VALUES, matadors
-from skatdd.tools.generate import _null_danger
 
 __all__ = [
     "BID_VALUES",

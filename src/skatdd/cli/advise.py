@@ -28,15 +28,17 @@ from skatdd.analysis.advise import DEFAULT_SEED, DEFAULT_WORLDS, Advice, SingleD
 from skatdd.analysis.analyse import CardAnalysis, GameAnalysis
 from skatdd.analysis.worlds import SKAT
 from skatdd.core.cards import card_symbol
-from skatdd.core.errors import IllegalPlayError, plural
+from skatdd.core.errors import plural
 from skatdd.core.position import Position
 from skatdd.core.rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
 from skatdd.core.scoring import Declaration
+from skatdd.formats.position_input import advice_position as read_advice_position
+from skatdd.formats.position_input import read_position
 from skatdd.present.report import card_list, completed_tricks, format_hand
 from skatdd.runner.lines import worker_count
 
-from .common import GAME, SEAT, emit_json, json_option, tt_option
-from .solve import apply_played, input_errors, solve_position
+from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_option
+from .solve import input_errors
 
 __all__ = [
     "ProgressLine", "advice_lines", "advice_position", "command", "sd_cells", "sd_header", "sd_summary_lines",
@@ -253,22 +255,13 @@ def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
 
 def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int | None, played: str | None,
                     after: int | None) -> tuple[Position, Declaration]:
-    """The position ``skatdd advise`` advises on and its declaration (module docstring); POSITION as given.
+    """The position ``skatdd advise`` advises on and its declaration (:func:`skatdd.formats.position_input.advice_position`).
 
-    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
+    The input's warnings go to stderr.  Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
     """
-    spec, pos = solve_position(position, game=game, declarer=declarer, played=None)
-    if after is not None:
-        if after > len(spec.played):
-            raise IllegalPlayError(
-                f"--after {after}: the game records only {len(spec.played)} card"
-                f"{'s' if len(spec.played) != 1 else ''} played")
-        pos = spec.start_position()
-        for card in spec.played[:after]:
-            pos.play(card)
-    if played:
-        apply_played(pos, played)
-    return pos, spec.declaration()
+    read = read_position(position, game=game, declarer=declarer)
+    print_warnings(read.warnings)
+    return read_advice_position(read, played=played, after=after), read.spec.declaration()
 
 
 @click.command("advise")

@@ -30,7 +30,7 @@ from typing import IO, Any
 import click
 
 from skatdd.core.errors import plural
-from skatdd.engine.solve import MODES
+from skatdd.engine.solve import MODES, Solver
 from skatdd.runner.cluster import ClusterError, parse_address
 from skatdd.runner.lines import (
     BatchSummary,
@@ -167,8 +167,9 @@ def command(file: str, jobs: int | None, mode: str, dask: str | None, output: st
     try:
         items = read_lines(stream)
         run = output_fingerprint(output, file, {"command": "batch", "--mode": mode})
+        solver = Solver(tt_mb=tt_mb)
         with ResultSink(output, items, resume=resume, line_id=line_id, run=run) as sink:
-            stream_results(lambda emit: run_batch(items, jobs=worker_count(jobs, total), mode=mode, tt_mb=tt_mb, emit=emit,
+            stream_results(lambda emit: run_batch(items, jobs=worker_count(jobs, total), mode=mode, solver=solver, emit=emit,
                                                   dask=dask, total=total),
                            total, what="lines could not be solved", sink=sink)
     finally:

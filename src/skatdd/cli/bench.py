@@ -17,6 +17,7 @@ import sys
 import click
 
 from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver
 from skatdd.tools.bench import CLOSE_MARGIN, DEFAULT_DEALS, DEFAULT_SEED, DealTiming, run_bench
 
 from .common import GAME, emit_json, json_option, tt_option
@@ -64,7 +65,7 @@ def command(deals: int, seed: int, game_spec: tuple[Game, bool] | None, card_val
     if show and close:
         stderr.write("selecting close games (untimed solves)...")
         stderr.flush()
-    report = run_bench(deals=deals, seed=seed, game=game, tt_mb=tt_mb, card_values=card_values,
+    report = run_bench(deals=deals, seed=seed, game=game, solver=Solver(tt_mb=tt_mb), card_values=card_values,
                        queries=queries, close=close, progress=progress)
     if show:
         stderr.write("\r" + " " * 60 + "\r")

@@ -30,13 +30,13 @@ from __future__ import annotations
 import click
 
 from skatdd.analysis.best import Option, SeatReport, option_position
+from skatdd.analysis.best_games import best_for_input, best_lines, best_record
 from skatdd.core.cards import Card, Mask, card_symbol
 from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import open_games
 from skatdd.formats.readers import parse_input
 from skatdd.present.report import format_hand, line_lines
-from skatdd.runner.best_games import best_for_input, best_lines, best_record
 from skatdd.runner.lines import worker_count
 
 from .batch import stream_results
@@ -189,7 +189,8 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
                 raise InputError("--html takes one deal; for a file of records use 'skatdd analyse FILE --html DIR'")
             workers = worker_count(jobs, games.total)
             lines = games.lines
-            stream_results(lambda emit: best_lines(lines, jobs=workers, tt_mb=tt_mb, declarer=declarer,
+            solver = Solver(tt_mb=tt_mb)
+            stream_results(lambda emit: best_lines(lines, jobs=workers, solver=solver, declarer=declarer,
                                                    bid=bid, all_lines=all_lines, emit=emit),
                            games.total, what="records could not be analysed")
             return

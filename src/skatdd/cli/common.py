@@ -46,30 +46,23 @@ def tt_option(func: F) -> F:
     )(func)
 
 
-class GameType(click.ParamType):  # type: ignore[type-arg]
-    """A contract name; converts to ``(Game, ouvert)``."""
+class ParsedType(click.ParamType):  # type: ignore[type-arg]
+    """An option value read by one of core's parsers; its error becomes Click's one-line option error.
 
-    name = "GAME"
+    *name* is the metavar, *parse* the parser (raising a
+    :class:`~skatdd.core.errors.SkatddError` naming the token), *done* the
+    type of a value already converted (a default given as the result).
+    """
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, tuple):
-            return value
-        try:
-            return parse_game(value)
-        except SkatddError as exc:
-            self.fail(str(exc), param, ctx)
-
-
-class SeatType(click.ParamType):  # type: ignore[type-arg]
-    """A seat: 0/1/2, F/M/R, forehand/middlehand/rearhand."""
-
-    name = "SEAT"
+    def __init__(self, name: str, parse: Callable[[Any], Any], done: type) -> None:
+        self.name, self.parse, self.done = name, parse, done
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, int):
+        """*value* parsed, or as it is when already converted; a bad value fails with the parser's message."""
+        if isinstance(value, self.done):
             return value
         try:
-            return parse_seat(value)
+            return self.parse(value)
         except SkatddError as exc:
             self.fail(str(exc), param, ctx)
 
@@ -114,8 +107,10 @@ class BidType(click.ParamType):  # type: ignore[type-arg]
         return number
 
 
-GAME = GameType()
-SEAT = SeatType()
+#: A contract name (grand, clubs, ..., null, null-ouvert); converts to ``(Game, ouvert)``.
+GAME = ParsedType("GAME", parse_game, tuple)
+#: A seat: 0/1/2, F/M/R, forehand/middlehand/rearhand.
+SEAT = ParsedType("SEAT", parse_seat, int)
 BID = BidType()
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import click
 
 from skatdd.core.errors import ResumeError
+from skatdd.engine.solve import Solver
 from skatdd.formats.files import game_lines
 from skatdd.play.match import DEFAULT_TIMEOUT, LABELS, MatchConfig, file_line, match_items
 from skatdd.play.summary import GAME_TYPES, MatchSummary, PairedMean
@@ -189,8 +190,9 @@ def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | N
                                     run=fingerprint) as sink:
         run = functools.partial(handler, config=config)
         workers = worker_count(jobs, total)
+        solver = Solver(tt_mb=tt_mb)
         try:
-            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, tt_mb=tt_mb, emit=emit, dask=dask,
+            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, solver=solver, emit=emit, dask=dask,
                                                   total=total), total,
                            what="deal lines could not be played", sink=sink, on_record=summary.add)
         except SystemExit as exc:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skatdd.core.errors import MissingDependencyError, SkatddError
+from skatdd.engine.solve import Solver
 
 from .common import tt_option
 
@@ -115,7 +116,7 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
             f"skatdd serve needs starlette and uvicorn ({exc.name} is missing): pip install 'skatdd[serve]'") from None
     workers = workers or os.cpu_count() or 1
     loopback = is_loopback(host)
-    config = ServeConfig(workers=workers, tt_mb=tt_mb, time_limit=time_limit,
+    config = ServeConfig(workers=workers, solver=Solver(tt_mb=tt_mb), time_limit=time_limit,
                          backlog=4 * workers if queue is None else queue, max_body=max_body, max_worlds=max_worlds,
                          allowed_hosts=LOOPBACK_NAMES if loopback else None)
     sock = listen(host, port)

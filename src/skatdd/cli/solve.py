@@ -27,13 +27,13 @@ from collections.abc import Iterator
 
 import click
 
-from skatdd.core.cards import card_symbol, display_sorted, parse_cards, split_card_tokens
-from skatdd.core.errors import InvalidCardError, SkatddError, quote
+from skatdd.core.cards import card_symbol, display_sorted
+from skatdd.core.errors import SkatddError
 from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
 from skatdd.engine.solve import MODES, Solver, SolveResult
-from skatdd.formats.readers import read_input
-from skatdd.formats.spec import GameSpec, replay_cards
+from skatdd.formats.position_input import apply_played, read_position
+from skatdd.formats.spec import GameSpec
 from skatdd.present.report import line_lines, position_lines
 
 from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_option
@@ -61,36 +61,15 @@ def input_errors() -> Iterator[None]:
         raise InputError(" ".join(str(exc).split())) from None
 
 
-def apply_played(pos: Position, played: str) -> Position:
-    """Play the cards of *played* (a card string) on *pos* in place and return it.
-
-    Raises :class:`~skatdd.core.errors.InvalidCardError` /
-    :class:`~skatdd.core.errors.DuplicateCardError` for a bad token and
-    :class:`~skatdd.core.errors.IllegalPlayError` naming the card and its place in
-    ``--played`` when it is not held by the seat to move, does not follow
-    suit, or comes after the end of play (every card played, or a null
-    declarer has taken a trick).
-    """
-    tokens = split_card_tokens(played)
-    try:
-        cards = parse_cards(tokens, what="--played")
-    except InvalidCardError as exc:
-        raise InvalidCardError(f"--played: {exc}") from None
-    return replay_cards(pos, cards, where=lambda i, _card: f"--played card {i + 1} {quote(tokens[i])}")
-
-
 def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int | None,
                    played: str | None) -> tuple[GameSpec, Position]:
     """Read DEAL and ``--played`` into the position ``skatdd solve`` solves (see the module docstring).
 
-    The input's warnings go to stderr.  Raises
+    The input's warnings go to stderr (before ``--played`` is checked).  Raises
     :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
     """
-    the_game, ouvert = game if game is not None else (None, False)
-    found = read_input(deal, game=the_game, ouvert=ouvert, declarer=declarer)
-    spec = found.require_spec()
-    print_warnings(found.warnings)
-    pos = spec.start_position() if found.kind == "iss" else spec.position()
+    spec, pos, warnings = read_position(deal, game=game, declarer=declarer)
+    print_warnings(warnings)
     if played:
         apply_played(pos, played)
     return spec, pos

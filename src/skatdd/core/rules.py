@@ -19,22 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from .cards import (
-    ACE,
-    CARD_POINTS,
-    CJ,
-    DJ,
-    EIGHT,
-    HJ,
-    JACK,
-    KING,
-    NINE,
-    QUEEN,
-    SEVEN,
-    SJ,
-    TEN,
-    Mask,
-)
+from .cards import ACE, CARD_POINTS, CJ, DJ, EIGHT, HJ, JACK, KING, NINE, QUEEN, SEVEN, SJ, TEN, Mask
 from .errors import InvalidGameError, InvalidSeatError, quote
 
 
@@ -103,6 +88,15 @@ def parse_game(text: str | int | Game) -> tuple[Game, bool]:
         f"unknown game {quote(str(text))}: expected grand, clubs, spades, hearts, diamonds, null or null-ouvert "
         "(or G C S H D N NO)"
     )
+
+
+def game_of(game: Game | str | int) -> Game:
+    """A :class:`Game` from a Game, its int value, or any name :func:`parse_game` accepts (ouvert is dropped)."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, int) and not isinstance(game, bool):
+        return Game(game)
+    return parse_game(game)[0]
 
 
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")

@@ -1,7 +1,8 @@
 """Game values and scores by the International Skat Order (ISkO).
 
 This module is the table calculator: given what the declarer declared
-(:class:`Declaration`), the matadors, and how the play ended (card points,
+(:class:`Declaration`, from :mod:`skatdd.core.declaration`, re-exported
+here), the matadors, and how the play ended (card points,
 tricks), :func:`score_game` returns the :class:`Score`: multiplier, game
 value, who won, the plain list score and the Seeger-Fabian tournament points.
 
@@ -39,29 +40,13 @@ The rules followed (docs/rules.md, which follows the ISkO):
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
-    ACE,
-    CJ,
-    DJ,
-    EIGHT,
-    HJ,
-    KING,
-    NINE,
-    QUEEN,
-    SEVEN,
-    SJ,
-    TEN,
-    CardSet,
-    Mask,
-    cards_of,
-    format_cards,
-)
+from .cards import ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards
+from .declaration import ANNOUNCEMENTS, Declaration, require_game
 from .errors import CardCountError, ScoringError, plural, quote
-from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game, parse_game
+from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game
 
 __all__ = [
     "ANNOUNCEMENTS",
@@ -79,9 +64,6 @@ __all__ = [
     "score_game",
     "trump_order",
 ]
-
-#: Announcement tokens, lowest level first (docs/cli.md, ``skatdd score --announce``).
-ANNOUNCEMENTS = ("schneider", "schwarz", "ouvert")
 
 #: Base values of suit and grand games (ISkO 5.1).
 BASE_VALUES: dict[Game, int] = {
@@ -110,145 +92,9 @@ _SUIT_RANKS_HIGH_TO_LOW = (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
 _JACKS_HIGH_TO_LOW = (CJ, SJ, HJ, DJ)
 
 
-def _require_game(game: object, what: str = "game") -> Game:
-    if not isinstance(game, Game):
-        raise ScoringError(f"{what} {quote(game)} is not a skatdd.core.rules.Game")
-    return game
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """What the declarer declared: the contract and its announcements.
-
-    Attributes:
-        game: the contract (:class:`~skatdd.core.rules.Game`); null ouvert is
-            ``Game.NULL`` with ``ouvert=True``.
-        hand: a hand game (the skat was not picked up).
-        schneider: schneider announced.
-        schwarz: schwarz announced; implies schneider announced.
-        ouvert: played open.  For suit and grand it implies hand, schneider
-            and schwarz announced (ISkO 5.2.6); a null ouvert may be played
-            after picking up the skat.
-
-    Construction normalises the implied flags, so
-    ``Declaration(Game.GRAND, ouvert=True)`` has ``hand``, ``schneider`` and
-    ``schwarz`` all true.
-
-    Raises:
-        ScoringError: for schneider or schwarz announced in a suit or grand
-            game without hand (ISkO 5.2.5: announcements are for hand games
-            only; ouvert makes the game a hand game), and for schneider or
-            schwarz in a null game.
-    """
-
-    game: Game
-    hand: bool = False
-    schneider: bool = False
-    schwarz: bool = False
-    ouvert: bool = False
-
-    def __post_init__(self) -> None:
-        game = _require_game(self.game)
-        hand, schneider, schwarz, ouvert = (bool(self.hand), bool(self.schneider), bool(self.schwarz), bool(self.ouvert))
-        if game.is_null:
-            if schneider or schwarz:
-                level = "schwarz" if schwarz else "schneider"
-                raise ScoringError(
-                    f"{quote(level)} cannot be announced in a null game: only 'ouvert' (and hand) apply to null"
-                )
-        else:
-            if ouvert:
-                hand = schneider = schwarz = True
-            if schwarz:
-                schneider = True
-            if schneider and not hand:
-                level = "schwarz" if schwarz else "schneider"
-                raise ScoringError(
-                    f"{quote(level)} announced without hand: schneider and schwarz can only be announced "
-                    f"in a hand game (ISkO 5.2.5); add hand, or ouvert which implies it"
-                )
-        object.__setattr__(self, "hand", hand)
-        object.__setattr__(self, "schneider", schneider)
-        object.__setattr__(self, "schwarz", schwarz)
-        object.__setattr__(self, "ouvert", ouvert)
-
-    @property
-    def announce(self) -> list[str]:
-        """Announced levels, implied ones included, in the order ``schneider``, ``schwarz``, ``ouvert``."""
-        flags = (self.schneider, self.schwarz, self.ouvert)
-        return [name for name, on in zip(ANNOUNCEMENTS, flags, strict=True) if on]
-
-    def decided(self, declarer_tricks: int, defender_tricks: int) -> bool:
-        """True once the tricks taken settle this game before its last card.
-
-        A null declarer loses with his first trick; a declarer who announced
-        schwarz (suit and grand ouvert included) loses with the defenders'
-        first trick.  Schneider announced is never settled early: the
-        declarer may still reach 90.  The server ends such a game at that
-        trick, with no further move.
-        """
-        if self.game.is_null:
-            return declarer_tricks > 0
-        return self.schwarz and defender_tricks > 0
-
-    @classmethod
-    def from_options(
-        cls, game: Game | str, *, hand: bool = False, announce: Iterable[str] = (), ouvert: bool = False,
-    ) -> Declaration:
-        """Build a declaration from command-line style options.
-
-        *game* is a :class:`~skatdd.core.rules.Game` or any name
-        :func:`~skatdd.core.rules.parse_game` accepts (``'null-ouvert'`` sets
-        ouvert).  *announce* holds the tokens ``schneider``, ``schwarz`` and
-        ``ouvert`` in any case; repeats are harmless.
-
-        Raises:
-            ScoringError: for an unknown announcement (the message quotes the
-                token) and for the combinations :class:`Declaration` rejects.
-            InvalidGameError: for an unknown game name.
-        """
-        if isinstance(announce, str):
-            announce = [announce]
-        if isinstance(game, Game):
-            ouvert_game = False
-        else:
-            game, ouvert_game = parse_game(game)
-        flags = {name: False for name in ANNOUNCEMENTS}
-        for token in announce:
-            key = str(token).strip().lower()
-            if key not in flags:
-                raise ScoringError(
-                    f"unknown announcement {quote(str(token))}: expected schneider, schwarz or ouvert"
-                )
-            flags[key] = True
-        return cls(
-            game, hand=hand, schneider=flags["schneider"], schwarz=flags["schwarz"],
-            ouvert=ouvert or ouvert_game or flags["ouvert"],
-        )
-
-    def __str__(self) -> str:
-        """Readable form: ``'clubs hand schwarz announced'``, ``'grand ouvert'``, ``'null ouvert hand'``."""
-        parts = [self.game.label]
-        if self.game.is_null:
-            if self.ouvert:
-                parts.append("ouvert")
-            if self.hand:
-                parts.append("hand")
-        elif self.ouvert:
-            parts.append("ouvert")
-        else:
-            if self.hand:
-                parts.append("hand")
-            if self.schwarz:
-                parts.append("schwarz announced")
-            elif self.schneider:
-                parts.append("schneider announced")
-        return " ".join(parts)
-
-
 def trump_order(game: Game) -> tuple[int, ...]:
     """Trumps of *game* from highest to lowest: 11 in a suit game, the 4 jacks in grand, none in null."""
-    game = _require_game(game)
+    game = require_game(game)
     if game.is_null:
         return ()
     if game == Game.GRAND:
@@ -273,7 +119,7 @@ def matadors(game: Game, twelve: Mask | CardSet) -> int:
     Raises:
         CardCountError: when *twelve* does not hold exactly 12 cards.
     """
-    game = _require_game(game)
+    game = require_game(game)
     mask = twelve.mask if isinstance(twelve, CardSet) else twelve
     if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask < 1 << 32:
         raise CardCountError(f"declarer's twelve cards {quote(twelve)}: expected a 32-bit card mask")
@@ -300,7 +146,7 @@ def base_value(game: Game) -> int:
     Raises:
         ScoringError: for null, whose value is fixed (see :func:`null_value`).
     """
-    game = _require_game(game)
+    game = require_game(game)
     if game.is_null:
         raise ScoringError("null has no base value: its value is fixed (23, hand 35, ouvert 46, ouvert hand 59)")
     return BASE_VALUES[game]

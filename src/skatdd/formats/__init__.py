@@ -3,6 +3,9 @@
 Holds :mod:`.readers` (one entry point for every input kind) with one module
 per input format (:mod:`.text`, :mod:`.json_object`, :mod:`.iss_record`,
 :mod:`.files`, :mod:`.deal_input`), :mod:`.spec` (:class:`GameSpec`),
-:mod:`.iss` (the ISS record model, parser and replay) and :mod:`.json_text`.
+:mod:`.iss` (a facade over the ISS record model :mod:`.iss_model`, the
+parser :mod:`.iss_parse` with :mod:`.iss_moves` and :mod:`.iss_deal`, and the
+replay :mod:`.iss_replay`), :mod:`.position_input` (a command's position
+argument with ``--played`` / ``--after``) and :mod:`.json_text`.
 May import :mod:`skatdd.core` only.
 """

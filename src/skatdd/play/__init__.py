@@ -3,20 +3,22 @@
 * :mod:`~skatdd.play.state`: :class:`PlayerState`, exactly what the seat to move may know;
 * :mod:`~skatdd.play.players`: the built-in players (``random``, ``heuristic``, ``pimc[:N]``, ``dd``) and
   plug-ins (``module.path:factory``); :mod:`~skatdd.play.heuristic` holds the heuristic's rules;
+* :mod:`~skatdd.play.advanced`: the players on weighted worlds and honest endgames;
+* :mod:`~skatdd.play.loading`: :func:`load_player`, a player from its name;
 * :mod:`~skatdd.play.deals`: the deals a match is played on (generated, JSON, ISS), with their auction
   (:mod:`~skatdd.play.auction` for generated deals);
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals.
 
-May import core, formats, engine and analysis (the exceptions, where a match runs on
-:mod:`skatdd.runner` and generated deals come from :mod:`skatdd.tools.generate`, are
-listed in tests/test_layout.py).
+May import core, formats, engine, runner (a match runs its games as lines) and analysis
+(generated deals come from :mod:`skatdd.analysis.realistic_deals`).
 """
 from __future__ import annotations
 
 from .deals import MatchDeal, generated_deal
+from .loading import load_player
 from .match import MatchConfig, MatchResult, match
-from .players import CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player
+from .players import CheatingPlayer, Player, PlayerFactory, PlayerSpec
 from .state import PlayerState, state_for
 from .summary import MatchSummary
 

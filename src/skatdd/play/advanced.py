@@ -1,7 +1,7 @@
 """Players that judge cards better than plain PIMC: weighted worlds (bidding, play) and honest endgames.
 
 Named on the command line (:func:`advanced_player`, reached through
-:func:`skatdd.play.players.load_player`):
+:func:`skatdd.play.loading.load_player`):
 
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
@@ -30,13 +30,13 @@ from collections.abc import Sequence
 from skatdd.analysis.advise import WinRule, card_results, world_position
 from skatdd.analysis.honest import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
 from skatdd.analysis.inference import INFERENCES, Evidence, weighted_worlds
-from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.analysis.worlds import World
 from skatdd.core.cards import Card
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.position import Position
 
 from .heuristic import cheapest
-from .players import PlayerFactory, PlayerSpec, thread_solver
+from .players import PimcPlayer, PlayerFactory, PlayerSpec, thread_solver
 from .state import PlayerState
 
 __all__ = ["AdvancedPlayer", "advanced_player", "weighted_best"]
@@ -64,22 +64,20 @@ def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[floa
     return [card for card, pair in pairs.items() if pair == target], pairs
 
 
-class AdvancedPlayer:
-    """PIMC over weighted worlds, optionally honest in the declarer's endgame (module docstring)."""
+class AdvancedPlayer(PimcPlayer):
+    """PIMC over weighted worlds, optionally honest in the declarer's endgame (module docstring).
+
+    The decision loop (a seed per decision, a forced card without a search)
+    is the plain PIMC player's; only :meth:`choose` differs.
+    """
 
     def __init__(self, seat: int, seed: int, worlds: int, inference: str = "none", honest: int | None = None) -> None:
-        self.rng = random.Random(seed)
-        self.worlds = worlds
+        super().__init__(seat, seed, worlds)
         self.inference = inference
         self.honest = honest
 
-    def play(self, state: PlayerState) -> Card:
-        """The chosen card (module docstring); a forced card without a search."""
-        seed = self.rng.randrange(2**32)
-        if len(state.legal) == 1:
-            return state.legal[0]
-        # Any world of the view gives the same public state and the same own hand.
-        pos = state.position(WorldSpace(state.view)[0])
+    def choose(self, state: PlayerState, pos: Position, seed: int) -> Card:
+        """The chosen card for *state* at *pos* (module docstring), its worlds drawn from *seed*."""
         evidence = Evidence.of(pos, state.declaration, state.bids)
         solver = thread_solver()
         drawn = weighted_worlds(state.view, evidence, self.worlds, random.Random(seed), inference=self.inference,

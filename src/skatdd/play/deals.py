@@ -9,7 +9,7 @@ lead (:meth:`MatchDeal.start_position`).
 Sources:
 
 * :func:`generated_deal`: deal *index* of seed *S* is
-  :func:`skatdd.tools.generate.realistic_deal` drawn from its own generator
+  :func:`skatdd.analysis.realistic_deals.realistic_deal` drawn from its own generator
   (seeded from S and the index, so a deal does not depend on how many
   there are or on which process makes it), with the generator's declarer,
   contract and discard, and the auction of :mod:`skatdd.play.auction`.
@@ -41,6 +41,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from skatdd.analysis.realistic_deals import realistic_deal
 from skatdd.core.cards import Mask, format_mask, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, SkatddError, quote, with_context
 from skatdd.core.position import Position
@@ -48,7 +49,6 @@ from skatdd.core.rules import Game, parse_seat
 from skatdd.core.scoring import Declaration
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput, parse_input
-from skatdd.tools.generate import realistic_deal
 
 from .auction import generated_auction
 from .state import Bid

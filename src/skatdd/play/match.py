@@ -53,15 +53,17 @@ from skatdd.core.errors import ScoringError, quote
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.files import game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput
 from skatdd.runner.game_lines import game_line_id, handle_line, line_error
-from skatdd.runner.lines import INTERNAL_ERROR, LineOutcome, line_text, run_lines
+from skatdd.runner.lines import run_lines
+from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
 from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
-from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, load_player, share_solver
+from .loading import load_player
+from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
 from .state import state_for
 from .summary import MatchSummary
 
@@ -109,7 +111,7 @@ class MatchConfig:
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
-        """The two players, loaded (:func:`~skatdd.play.players.load_player`)."""
+        """The two players, loaded (:func:`~skatdd.play.loading.load_player`)."""
         return load_player(self.a), load_player(self.b)
 
     def names(self) -> dict[str, str]:
@@ -271,13 +273,15 @@ def _check_bid(deal: MatchDeal) -> None:
                            f"of {deal.bid}")
 
 
-def play_deal(deal: MatchDeal, config: MatchConfig, line: int, solver: Solver) -> dict[str, Any]:
+def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver | None = None) -> dict[str, Any]:
     """Both games of *deal* and its record (docs/cli.md, ``skatdd match``); *line* numbers the deal for the seeds.
 
     A :class:`PlayerFailure` gives the deal's record with ``failed`` instead
     of ``games`` and ``edge``.  Raises :class:`~skatdd.core.errors.ScoringError`
-    for a null whose bid is above its value.
+    for a null whose bid is above its value.  The searching players and the
+    double-dummy check share *solver* (default: a fresh one).
     """
+    solver = solver_or_default(solver)
     _check_bid(deal)
     a, b = config.specs()
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
@@ -308,7 +312,7 @@ def generated_line(solver: Solver, line: int, raw: bytes | str, *, config: Match
     """Play generated deal number *raw* (its index, as text) of ``config.seed``; never raises but for Ctrl-C."""
     index = int(line_text(raw))
     try:
-        return LineOutcome(line, play_deal(generated_deal(config.seed, index), config, line, solver))
+        return LineOutcome(line, play_deal(generated_deal(config.seed, index), config, line, solver=solver))
     except Exception as exc:  # a bug must not cost the other deals their results
         return line_error(line, generated_id(config.seed, index), f"internal error: {type(exc).__name__}: {exc}",
                           INTERNAL_ERROR)
@@ -318,7 +322,7 @@ def file_line(solver: Solver, line: int, raw: bytes | str, *, config: MatchConfi
     """Play the deal of one line of a file (a JSON deal or an ISS record); a passed ISS game is skipped."""
     def work(found: DealInput) -> dict[str, Any]:
         obj = json.loads(line_text(raw).strip().lstrip("\ufeff")) if found.kind == "json" else None
-        return play_deal(deal_from_input(found, obj), config, line, solver)
+        return play_deal(deal_from_input(found, obj), config, line, solver=solver)
 
     return handle_line(line, raw, work)
 
@@ -377,7 +381,7 @@ def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], s
 
 
 def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Iterable[MatchDeal | dict[str, Any] | str],
-          *, seed: int = 1, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, tt_mb: int = 128,
+          *, seed: int = 1, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, solver: Solver | None = None,
           dask: str | None = None, on_record: Callable[[dict[str, Any]], None] | None = None,
           keep_records: bool = True) -> MatchResult:
     """Play a duplicate match of *a* against *b* (player names as on the command line, or factories).
@@ -387,7 +391,9 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
     deal objects, ISS record lines).  *seed* also seeds every player.
     *jobs* worker processes (or the Dask cluster *dask*) play the deals; the
     records come back in input order, each handed to *on_record* as it
-    comes, and kept in the result unless *keep_records* is false.  The same
+    comes, and kept in the result unless *keep_records* is false.  The
+    searching players share *solver* (default: a fresh one); each worker
+    process has a solver of its configuration.  The same
     records and summary as ``skatdd match``.
 
     Raises :class:`~skatdd.core.errors.SkatddError` for an unknown player;
@@ -409,7 +415,7 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
             on_record(outcome.record)
 
     started = time.perf_counter()
-    run_lines(items, handler=functools.partial(handler, config=config), jobs=jobs, tt_mb=tt_mb, emit=emit, dask=dask,
+    run_lines(items, handler=functools.partial(handler, config=config), jobs=jobs, solver=solver, emit=emit, dask=dask,
               total=total)
     return MatchResult(records, summary, time.perf_counter() - started)
 

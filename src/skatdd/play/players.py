@@ -9,7 +9,7 @@ choice from (the referee derives it from the match seed, the deal, the game
 and the seat, so a match is reproducible).  A new player is made for each
 seat of each game; it may keep whatever it likes between its cards.
 
-Built-in players, named on the command line (:func:`load_player`):
+Built-in players, named on the command line (:func:`skatdd.play.loading.load_player`):
 
 ``random``
     a uniformly random legal card, from ``random.Random(seed)``.
@@ -43,12 +43,7 @@ thread (:func:`thread_solver`), the referee's when it has one.
 """
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
-import os
 import random
-import sys
 import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -56,7 +51,6 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from skatdd.analysis.advise import WinRule, WorldRunner, advise, card_results
 from skatdd.analysis.worlds import WorldSpace
 from skatdd.core.cards import Card
-from skatdd.core.errors import SkatddError, quote
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
 
@@ -74,7 +68,6 @@ __all__ = [
     "PlayerSpec",
     "RandomPlayer",
     "cheapest",
-    "load_player",
     "share_solver",
     "thread_solver",
 ]
@@ -151,7 +144,10 @@ class PimcPlayer:
 
     The worlds of each card are drawn with a seed taken from
     ``random.Random(seed)``, one per decision.  A forced card (one legal
-    card) is played without a search.
+    card) is played without a search.  The decision loop (:meth:`play`) is
+    shared with the players that judge the worlds otherwise
+    (:class:`skatdd.play.advanced.AdvancedPlayer`), which override
+    :meth:`choose`.
     """
 
     def __init__(self, seat: int, seed: int, worlds: int = DEFAULT_PIMC_WORLDS) -> None:
@@ -159,12 +155,15 @@ class PimcPlayer:
         self.worlds = worlds
 
     def play(self, state: PlayerState) -> Card:
-        """The advised card; among equally good ones :func:`cheapest`."""
+        """The chosen card (:meth:`choose`); a forced card without a search, but still one seed drawn."""
         seed = self.rng.randrange(2**32)
         if len(state.legal) == 1:
             return state.legal[0]
-        # Any world of the view gives the same advice: advise() looks only at what the mover sees.
-        pos = state.position(WorldSpace(state.view)[0])
+        # Any world of the view gives the same public state and the same own hand, all a choice looks at.
+        return self.choose(state, state.position(WorldSpace(state.view)[0]), seed)
+
+    def choose(self, state: PlayerState, pos: Position, seed: int) -> Card:
+        """The advised card for *state* at *pos*, its worlds drawn from *seed*; among equally good ones :func:`cheapest`."""
         advice = advise(pos, state.declaration, worlds=self.worlds, seed=seed,
                         runner=WorldRunner(solver=thread_solver()))
         return cheapest(advice.best, state.game)
@@ -197,84 +196,3 @@ class PlayerSpec(NamedTuple):
     name: str
     factory: PlayerFactory
     cheats: bool
-
-
-def _pimc_factory(worlds: int) -> PlayerFactory:
-    return functools.partial(PimcPlayer, worlds=worlds)
-
-
-BUILT_IN = ("random", "heuristic", "pimc[:N]", "dd")
-
-
-def _unknown(name: str, why: str) -> SkatddError:
-    return SkatddError(f"player {quote(name)}: {why}: expected {', '.join(BUILT_IN)} or module.path:factory "
-                       "(or path/to/file.py:factory)")
-
-
-def _import_plugin(target: str, name: str) -> object:
-    """The module of a plug-in: a file path (``....py``) or a dotted module on ``sys.path`` or in the current directory."""
-    if target.endswith(".py"):
-        if not os.path.isfile(target):
-            raise _unknown(name, f"no file {quote(target)}")
-        module_name = "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
-        spec = importlib.util.spec_from_file_location(module_name, target)
-        if spec is None or spec.loader is None:
-            raise _unknown(name, f"cannot load {quote(target)}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module  # so that pickling the module's objects finds it
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            del sys.modules[module_name]
-            raise _unknown(name, f"loading {quote(target)} raised {type(exc).__name__}: {exc}") from None
-        return module
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())  # as `python -m` would, but behind every installed module
-    try:
-        return importlib.import_module(target)
-    except ImportError as exc:
-        raise _unknown(name, f"cannot import {quote(target)} ({exc})") from None
-    except Exception as exc:
-        raise _unknown(name, f"importing {quote(target)} raised {type(exc).__name__}: {exc}") from None
-
-
-@functools.lru_cache(maxsize=64)
-def _plugin(name: str) -> PlayerSpec:
-    target, _, attribute = name.rpartition(":")
-    if not target or not attribute:
-        raise _unknown(name, "not a built-in player")
-    module = _import_plugin(target, name)
-    factory = getattr(module, attribute, None)
-    if factory is None or not callable(factory):
-        raise _unknown(name, f"{quote(target)} has no callable {quote(attribute)}")
-    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)))
-
-
-def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
-    """The player named *name* (module docstring), or a factory passed as it is.
-
-    Raises :class:`~skatdd.core.errors.SkatddError` naming the token for an
-    unknown name, a bad ``pimc:N``, or a plug-in that cannot be imported or
-    has no such factory.
-    """
-    if isinstance(name, PlayerSpec):
-        return name
-    if not isinstance(name, str):
-        label = getattr(name, "__qualname__", None) or type(name).__name__
-        return PlayerSpec(f"{getattr(name, '__module__', '?')}:{label}", name, bool(getattr(name, "cheats", False)))
-    text = name.strip()
-    if text == "random":
-        return PlayerSpec(text, RandomPlayer, False)
-    if text == "heuristic":
-        return PlayerSpec(text, HeuristicPlayer, False)
-    if text == "dd":
-        return PlayerSpec(text, DDPlayer, True)
-    if "+" in text or text.startswith("alphamu"):
-        from .advanced import advanced_player  # weighted worlds and honest endgames (skatdd.play.advanced)
-        return advanced_player(text)
-    if text == "pimc" or text.startswith("pimc:"):
-        count = text.partition(":")[2] if ":" in text else str(DEFAULT_PIMC_WORLDS)
-        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:
-            raise _unknown(name, "pimc:N needs a number of worlds N from 1 to 100000")
-        return PlayerSpec(f"pimc:{int(count)}", _pimc_factory(int(count)), False)
-    return _plugin(text)

@@ -13,8 +13,8 @@ back the same outcomes in input order, so any command built on
   lines; at most four chunks per worker thread are in flight, so a file of
   millions of lines never sits in memory.  Chunks are handed on strictly in
   input order as they finish (earlier chunks get a higher priority).
-* Each worker thread keeps one :class:`~skatdd.engine.solve.Solver` (one
-  transposition table of ``tt_mb`` MiB) for every chunk of a run it gets;
+* Each worker thread keeps one :class:`~skatdd.engine.solve.Solver` (of the
+  run's solver's configuration, with a table of its own) for every chunk of a run it gets;
   the next run on the same cluster starts with a fresh one, as ``--jobs``
   does.
 * A worker that dies loses nothing: the scheduler runs its chunks again on
@@ -38,10 +38,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from skatdd.core.errors import MissingDependencyError, SkatddError, quote
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
-from .lines import INTERNAL_ERROR, LineHandler, LineOutcome
 from .ordered import Chunk, WorkFuture, run_ordered
+from .outcome import INTERNAL_ERROR, LineHandler, LineOutcome, error_outcome
 from .stopping import deferred_stops
 from .workers import cap_workers, usable_cores
 
@@ -200,20 +200,24 @@ def connect(address: str, tt_mb: int | None = None) -> Iterator[Any]:
 _worker_state = threading.local()
 
 
-def _thread_solver(run: str, tt_mb: int) -> Solver:
-    """This worker thread's Solver for *run*, built at the run's first chunk here and kept for the others."""
+def _thread_solver(run: str, arrived: Solver) -> Solver:
+    """This worker thread's Solver for *run*: the one that *arrived* with the run's first chunk here, kept for the others.
+
+    A task's solver arrives unpickled, so with its own empty table (a
+    :class:`Solver` pickles as its configuration); the later chunks' copies
+    are dropped, and the thread goes on with its warm table.
+    """
     solver: Solver | None = getattr(_worker_state, "solver", None)
     if solver is None or getattr(_worker_state, "run", None) != run:
-        _worker_state.solver = None  # free the previous run's table before allocating the next
-        solver = Solver(tt_mb=tt_mb)
-        _worker_state.solver, _worker_state.run = solver, run
+        _worker_state.solver, _worker_state.run = arrived, run
+        solver = arrived
     return solver
 
 
-def run_chunk(handler: LineHandler, tt_mb: int, run: str, chunk: Chunk) -> list[LineOutcome]:
+def run_chunk(handler: LineHandler, solver: Solver, run: str, chunk: Chunk) -> list[LineOutcome]:
     """The task run on a worker: every line of *chunk* through *handler* with the thread's Solver for *run*."""
-    solver = _thread_solver(run, tt_mb)
-    return [handler(solver, line, raw) for line, raw in chunk]
+    mine = _thread_solver(run, solver)
+    return [handler(mine, line, raw) for line, raw in chunk]
 
 
 #: Chunks per worker thread wanted for a short input of known length, so that the last chunks to finish
@@ -241,8 +245,8 @@ def _threads(client: Any) -> int:
 class _DaskBackend:
     """A Dask client as a :class:`~skatdd.runner.ordered.Backend`."""
 
-    def __init__(self, client: Any, handler: LineHandler, tt_mb: int, address: str) -> None:
-        self.client, self.handler, self.tt_mb, self.address = client, handler, tt_mb, address
+    def __init__(self, client: Any, handler: LineHandler, solver: Solver, address: str) -> None:
+        self.client, self.handler, self.solver, self.address = client, handler, solver, address
         self.run = uuid.uuid4().hex  # names this run's solvers on the workers
         self.submitted = 0
         self._threads, self._counted = _threads(client), time.monotonic()
@@ -255,31 +259,33 @@ class _DaskBackend:
 
     def submit(self, chunk: Chunk) -> WorkFuture:
         self.submitted += 1
-        future: WorkFuture = self.client.submit(run_chunk, self.handler, self.tt_mb, self.run, chunk, pure=False,
+        future: WorkFuture = self.client.submit(run_chunk, self.handler, self.solver, self.run, chunk, pure=False,
                                                 priority=-self.submitted, retries=RETRIES)
         return future
 
     def failed(self, chunk: Chunk, error: BaseException) -> tuple[list[LineOutcome], bool]:
         if isinstance(error, _distributed().KilledWorker):
             message = f"internal error: the chunk's worker died each time it ran ({error})"
-            return [LineOutcome(line, {"line": line, "id": None, "error": " ".join(message.split())}, INTERNAL_ERROR)
-                    for line, _ in chunk], False
+            return [error_outcome(line, None, message, INTERNAL_ERROR) for line, _ in chunk], False
         reason = " ".join(str(error).split())
         raise ClusterError(f"the Dask cluster at {self.address!r} failed: {type(error).__name__}: {reason}") from error
 
 
-def run_on_cluster(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, address: str, tt_mb: int,
-                   emit: Callable[[LineOutcome], None], total: int | None = None) -> None:
+def run_on_cluster(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, address: str,
+                   solver: Solver | None = None, emit: Callable[[LineOutcome], None], total: int | None = None) -> None:
     """Handle every item on the Dask cluster at *address*, calling *emit* once per line in input order.
 
     *handler* must be importable on the workers (a top-level function of
     skatdd or a ``functools.partial`` of one); *total*, when known, sizes
-    the chunks so every worker gets several.  On any exception
+    the chunks so every worker gets several.  Every worker thread solves
+    with a solver of *solver*'s configuration (a fresh default one for
+    ``None``) and a table of its own, kept for the run's later chunks.  On any exception
     (``KeyboardInterrupt`` included) the queued chunks are cancelled before
     it propagates; the lines already emitted stay emitted.
     """
-    with connect(address, tt_mb) as client:
-        backend = _DaskBackend(client, handler, tt_mb, address)
+    solver = solver_or_default(solver)
+    with connect(address, solver.tt_mb) as client:
+        backend = _DaskBackend(client, handler, solver, address)
         threads = backend.max_chunks() // CHUNKS_PER_THREAD
         # On any exception the client is closed on the way out, and the scheduler drops every chunk it still holds.
         run_ordered(iter(items), backend, emit, chunk_lines=chunk_size(total, threads),

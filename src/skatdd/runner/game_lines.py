@@ -15,7 +15,7 @@ from skatdd.core.errors import DealFormatError, SkatddError, quote
 from skatdd.formats.files import record_id
 from skatdd.formats.readers import DealInput, parse_input
 
-from .lines import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line_text
+from .outcome import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line_text
 
 __all__ = ["handle_line", "line_error", "no_game_line"]
 

@@ -13,11 +13,11 @@ one output record, in input order:
   counted apart so the command can exit 1 instead of 2.
 
 With ``jobs > 1`` lines are solved by worker processes, each owning ONE
-:class:`~skatdd.engine.solve.Solver` (and so one transposition table of
-``tt_mb`` MiB) for all the lines it gets.  At most ``jobs * WINDOW`` tasks (of
+:class:`~skatdd.engine.solve.Solver` of the caller's solver's configuration
+(and so one transposition table of that size) for all the lines it gets.  At most ``jobs * WINDOW`` tasks (of
 up to ``chunk_lines`` lines each) are in flight, so input is read as it is needed and memory stays bounded; each
 record is handed to the caller as soon as it and every earlier one are
-done.  With ``jobs == 1`` the lines are solved in this process, one Solver.
+done.  With ``jobs == 1`` the lines are solved in this process, with the caller's Solver.
 
 Workers ignore SIGINT and die with their parent (:func:`skatdd.runner.workers.init_worker`):
 on Ctrl-C -- and on SIGTERM or SIGHUP, which the command line turns into the
@@ -29,6 +29,7 @@ No more workers start than the machine has cores
 """
 from __future__ import annotations
 
+import copy
 import functools
 import multiprocessing
 import os
@@ -37,25 +38,43 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import IO, Any
 
-from skatdd.core.errors import DealFormatError, SkatddError
-from skatdd.engine.solve import MODES, Solver
+from skatdd.core.errors import SkatddError
+from skatdd.engine.solve import MODES, Solver, solver_or_default
 from skatdd.formats.json_object import load_json, position_from_json
-from skatdd.formats.json_text import json_text
 
 from .ordered import Chunk, Item, run_ordered
+from .outcome import (
+    INPUT_ERROR,
+    INTERNAL_ERROR,
+    OK,
+    BatchSummary,
+    LineHandler,
+    LineOutcome,
+    error_outcome,
+    line_id,
+    line_text,
+    record_line,
+)
 from .stopping import deferred_stops
 from .workers import cap_workers, init_worker, usable_cores
 
+# The outcome types live in .outcome; they are re-exported here, where callers have always found them.
 __all__ = [
+    "INPUT_ERROR",
+    "INTERNAL_ERROR",
+    "OK",
     "WINDOW",
     "BatchSummary",
+    "LineHandler",
     "LineOutcome",
     "count_lines",
     "default_jobs",
+    "line_id",
+    "line_text",
     "read_lines",
+    "record_line",
     "run_batch",
     "solve_line",
     "worker_count",
@@ -71,52 +90,6 @@ WINDOW = 8
 #: 3.78 s four lines a task (``--jobs 1``: 6.85 s).  The other commands' lines
 #: (whole games, batches of worlds) are large enough to go one by one.
 BATCH_CHUNK_LINES = 4
-
-#: Kinds of :class:`LineOutcome`.
-OK, INPUT_ERROR, INTERNAL_ERROR = "ok", "input", "internal"
-
-
-@dataclass
-class LineOutcome:
-    """The record for one input line, and what kind it is (``ok``, ``input`` or ``internal``)."""
-
-    line: int
-    record: dict[str, Any]
-    kind: str = OK
-
-    @property
-    def is_error(self) -> bool:
-        return self.kind != OK
-
-
-@dataclass
-class BatchSummary:
-    """Counts for a finished (or interrupted) run."""
-
-    lines: int = 0             # records produced
-    input_errors: int = 0
-    internal_errors: int = 0
-    seconds: float = 0.0
-    nodes: int = 0             # summed over solved lines
-    error_lines: list[int] = field(default_factory=list)
-
-    def merge(self, earlier: BatchSummary) -> None:
-        """Add the counts of *earlier*, a run this one continues (its error lines come first)."""
-        self.lines += earlier.lines
-        self.input_errors += earlier.input_errors
-        self.internal_errors += earlier.internal_errors
-        self.nodes += earlier.nodes
-        self.error_lines[:0] = earlier.error_lines
-
-    @property
-    def exit_code(self) -> int:
-        """2 when a line had bad input, else 1 when a line failed inside, else 0."""
-        if self.input_errors:
-            return 2
-        if self.internal_errors:
-            return 1
-        return 0
-
 
 def default_jobs() -> int:
     """Workers when ``--jobs`` is not given: every core this process may use, at least 1."""
@@ -168,34 +141,6 @@ def count_lines(path: str) -> int:
         return sum(1 for raw in fh if raw.strip())
 
 
-def _error(line: int, ident: Any, message: str, kind: str) -> LineOutcome:
-    return LineOutcome(line, {"line": line, "id": ident, "error": " ".join(message.split())}, kind)
-
-
-def record_line(record: dict[str, Any]) -> str:
-    """*record* as one line of strict JSON (no newline), always valid UTF-8 (:func:`skatdd.formats.json_text.json_text`)."""
-    return json_text(record)
-
-
-def line_id(raw: bytes | str) -> Any:
-    """The ``id`` of a JSON line, ``None`` when it has none or is not a JSON object (never raises)."""
-    try:
-        obj = load_json(line_text(raw).lstrip("\ufeff"))  # strict: a line that is not JSON has no id
-    except ValueError:
-        return None
-    return obj.get("id") if isinstance(obj, dict) else None
-
-
-def line_text(raw: bytes | str) -> str:
-    """*raw* as text; bytes must be UTF-8 (:class:`DealFormatError` naming the problem otherwise)."""
-    if isinstance(raw, str):
-        return raw
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DealFormatError(f"line is not UTF-8 text: {exc}") from None
-
-
 def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOutcome:
     """Solve one JSON line and return its record (never raises for bad input).
 
@@ -214,31 +159,34 @@ def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOu
         ident = spec.id
         result = solver.solve(spec.position(), mode)
     except SkatddError as exc:
-        return _error(line, ident, str(exc), INPUT_ERROR)
+        return error_outcome(line, ident, str(exc), INPUT_ERROR)
     except Exception as exc:  # a bug must not cost the other lines their results
-        return _error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
+        return error_outcome(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
     return LineOutcome(line, {"id": ident, **result.to_json()})
 
 
 # ---------------------------------------------------------------------------
 # Worker processes
 
-#: Handles one line with the worker's solver: ``handler(solver, line, raw) -> LineOutcome``.
-LineHandler = Callable[[Solver, int, "bytes | str"], LineOutcome]
-
 _worker_solver: Solver | None = None
 _worker_handler: LineHandler | None = None
 
 
-def _init_worker(parent: int, tt_mb: int, handler: LineHandler) -> None:
-    """Per-process setup: the signals and the tie to *parent* (:func:`skatdd.runner.workers.init_worker`), the one Solver."""
+def _init_worker(parent: int, solver: Solver, handler: LineHandler) -> None:
+    """Per-process setup: the signals and the tie to *parent* (:func:`skatdd.runner.workers.init_worker`), the one Solver.
+
+    The worker's solver is a copy of *solver*'s configuration with a table of
+    its own (a copy is built as a Solver unpickles): under 'fork' *solver* is
+    the parent's object itself, whose table must not be shared.
+    """
     global _worker_solver, _worker_handler
     init_worker(parent)
-    _worker_solver = Solver(tt_mb=tt_mb)
+    _worker_solver = copy.copy(solver)
     _worker_handler = handler
 
 
 def _work(line: int, raw: bytes | str) -> LineOutcome:
+    """One line through the worker's handler with the worker's solver."""
     assert _worker_solver is not None and _worker_handler is not None, "worker not initialised"
     return _worker_handler(_worker_solver, line, raw)
 
@@ -250,10 +198,10 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _new_executor(jobs: int, tt_mb: int, handler: LineHandler) -> ProcessPoolExecutor:
+def _new_executor(jobs: int, solver: Solver, handler: LineHandler) -> ProcessPoolExecutor:
     """A pool whose workers are already running: forked now, before the input reader thread holds any lock."""
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                                   initargs=(os.getpid(), tt_mb, handler))
+                                   initargs=(os.getpid(), solver, handler))
     try:
         # Stops are held back while the workers are forked (skatdd.runner.stopping), and taken after.
         with deferred_stops():
@@ -287,15 +235,16 @@ def _kill(executor: ProcessPoolExecutor) -> None:
 
 
 def _work_chunk(chunk: Chunk) -> list[LineOutcome]:
+    """Every line of *chunk* through the worker's handler, in order."""
     return [_work(line, raw) for line, raw in chunk]
 
 
 class _PoolBackend:
     """The local process pool as a :class:`~skatdd.runner.ordered.Backend`: one line per task, a dead worker costs its line."""
 
-    def __init__(self, jobs: int, tt_mb: int, handler: LineHandler) -> None:
-        self.jobs, self.tt_mb, self.handler = jobs, tt_mb, handler
-        self.executor = _new_executor(jobs, tt_mb, handler)
+    def __init__(self, jobs: int, solver: Solver, handler: LineHandler) -> None:
+        self.jobs, self.solver, self.handler = jobs, solver, handler
+        self.executor = _new_executor(jobs, solver, handler)
 
     def max_chunks(self) -> int:
         return self.jobs * WINDOW
@@ -309,15 +258,15 @@ class _PoolBackend:
         # A worker died (a crash in the engine, or it was killed).  The line at the head is reported;
         # the rest are resubmitted to a fresh pool, so each breakage costs one line.
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = _new_executor(self.jobs, self.tt_mb, self.handler)
-        return [_error(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
+        self.executor = _new_executor(self.jobs, self.solver, self.handler)
+        return [error_outcome(line, None, f"internal error: the worker process died ({error})", INTERNAL_ERROR)
                 for line, _ in chunk], True
 
 
-def _run_pool(items: Iterator[Item], jobs: int, tt_mb: int, handler: LineHandler,
+def _run_pool(items: Iterator[Item], jobs: int, solver: Solver, handler: LineHandler,
               emit: Callable[[LineOutcome], None], chunk_lines: int) -> None:
-    """Handle *items* on *jobs* worker processes, calling *emit* in input order as results complete."""
-    backend = _PoolBackend(jobs, tt_mb, handler)
+    """Handle *items* on *jobs* worker processes (each a solver like *solver*), calling *emit* in input order."""
+    backend = _PoolBackend(jobs, solver, handler)
     try:
         run_ordered(items, backend, emit, chunk_lines=chunk_lines, read_ahead=jobs * WINDOW * chunk_lines)
     except BaseException:
@@ -327,17 +276,21 @@ def _run_pool(items: Iterator[Item], jobs: int, tt_mb: int, handler: LineHandler
 
 
 def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, jobs: int = 1,
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
-              total: int | None = None, chunk_lines: int = 1) -> BatchSummary:
+              solver: Solver | None = None, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              total: int | None = None, chunk_lines: int = 1, tt_mb: int | None = None) -> BatchSummary:
     """Handle every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     *handler* (a picklable top-level function or ``functools.partial`` of
     one) turns a line into its :class:`LineOutcome` with a solver.  *emit*
     gets each outcome as soon as it and all earlier lines are done (write
     and flush there; a line written is never taken back).  *jobs* ``1``
-    works in this process, more uses that many worker processes with one
-    Solver of *tt_mb* MiB each, a task taking up to *chunk_lines* lines
-    when they are waiting.  *dask* (a scheduler address or
+    works in this process with *solver* (default: a fresh
+    :class:`~skatdd.engine.solve.Solver`, :func:`~skatdd.engine.solve.solver_or_default`),
+    more uses that many worker processes, each with a solver of *solver*'s
+    configuration and a table of its own (so do the cluster's workers), a
+    task taking up to *chunk_lines* lines when they are waiting.  *tt_mb*
+    is the old way of asking for ``Solver(tt_mb=...)``, kept only until
+    every caller passes a solver (giving both is a ``ValueError``).  *dask* (a scheduler address or
     ``local[:N]``) runs the lines on that Dask cluster instead, *jobs* then
     unused (:func:`skatdd.runner.cluster.run_on_cluster`; *total*, the number of
     lines when known, sizes its chunks).  *jobs* beyond what the machine
@@ -347,8 +300,13 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if tt_mb is not None:
+        if solver is not None:
+            raise ValueError("run_lines takes a solver or tt_mb, not both")
+        solver = Solver(tt_mb=tt_mb)
+    solver = solver_or_default(solver)
     if jobs > 1 and dask is None:
-        jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=tt_mb)
+        jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=solver.tt_mb)
     summary = BatchSummary()
     start = time.perf_counter()
 
@@ -368,20 +326,19 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
         if dask is not None:
             from .cluster import run_on_cluster  # dask is an optional extra
 
-            run_on_cluster(items, handler=handler, address=dask, tt_mb=tt_mb, emit=record, total=total)
+            run_on_cluster(items, handler=handler, address=dask, solver=solver, emit=record, total=total)
         elif jobs == 1:
-            solver = Solver(tt_mb=tt_mb)
             for line, raw in items:
                 record(handler(solver, line, raw))
         else:
-            _run_pool(iter(items), jobs, tt_mb, handler, record, chunk_lines)
+            _run_pool(iter(items), jobs, solver, handler, record, chunk_lines)
     finally:
         summary.seconds = time.perf_counter() - start
     return summary
 
 
 def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: str = "value",
-              tt_mb: int = 128, emit: Callable[[LineOutcome], None], dask: str | None = None,
+              solver: Solver | None = None, emit: Callable[[LineOutcome], None], dask: str | None = None,
               total: int | None = None) -> BatchSummary:
     """Solve every ``(line_number, raw_line)`` of *items* (JSON positions) with :func:`run_lines`.
 
@@ -389,5 +346,5 @@ def run_batch(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, mode: 
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, tt_mb=tt_mb, emit=emit,
+    return run_lines(items, handler=functools.partial(solve_line, mode=mode), jobs=jobs, solver=solver, emit=emit,
                      dask=dask, total=total, chunk_lines=BATCH_CHUNK_LINES)

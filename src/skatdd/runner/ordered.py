@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .stopping import raise_if_stopped
 
 if TYPE_CHECKING:
-    from .lines import LineOutcome
+    from .outcome import LineOutcome
 
 __all__ = ["Backend", "Chunk", "InputFeed", "Item", "WorkFuture", "run_ordered"]
 

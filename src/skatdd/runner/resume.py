@@ -33,8 +33,8 @@ from skatdd.core.errors import ResumeError, SkatddError, quote
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
 
-from .lines import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line
 from .ordered import Item
+from .outcome import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line
 
 __all__ = ["RUN_RECORD", "RunFingerprint", "input_digest", "open_output", "outcome_kind", "run_fingerprint",
            "run_record_path"]

@@ -1,14 +1,16 @@
 """The JSON API's answers: ``POST /api/solve`` and ``POST /api/advise`` compute what the CLI prints, with its code.
 
 * :func:`solve_request`: the body is a JSON position, read by the same
-  :func:`skatdd.cli.solve.solve_position` as ``skatdd solve``; the
+  :func:`skatdd.formats.position_input.read_position` as ``skatdd solve``; the
   answer is :meth:`skatdd.engine.solve.SolveResult.to_json` of mode ``all``, the
   object ``skatdd solve BODY --mode all --json`` prints.
 * :func:`advise_request`: the body is ``{"position": ..., "worlds": N,
   "seed": S}`` (and optionally ``played``, ``after``, ``game``,
   ``declarer``: the command's options of those names).  The fields become
   the command line of ``skatdd advise``, parsed by the command's own Click
-  options (so a bad value gets the CLI's message), and the answer is
+  options (so a bad value gets the CLI's message: the one import of
+  :mod:`skatdd.cli` here), the position read as the command reads it
+  (:func:`skatdd.formats.position_input.advice_position`), and the answer is
   :meth:`skatdd.analysis.advise.Advice.to_json`, the object ``skatdd advise --json``
   prints.
 
@@ -23,17 +25,18 @@ the file system for it.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from skatdd.analysis.advise import WorldRunner, advise
-from skatdd.cli.advise import advice_position
 from skatdd.cli.advise import command as advise_command
-from skatdd.cli.solve import solve_position
 from skatdd.core.errors import SkatddError, quote, shorten_quoted
-from skatdd.engine.solve import Solver
+from skatdd.core.rules import Game
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
+from skatdd.formats.position_input import PositionInput, advice_position, read_position
 
 __all__ = ["ADVISE_OPTIONS", "RequestError", "advise_arguments", "advise_request", "one_line", "solve_request"]
 
@@ -56,15 +59,25 @@ def _is_record_text(text: str) -> bool:
     return text.lstrip().startswith(("{", "(;"))
 
 
-def solve_request(solver: Solver, body: str) -> dict[str, Any]:
+def _read(text: str, *, game: tuple[Game, bool] | None, declarer: int | None) -> PositionInput:
+    """*text* read as the CLI reads its DEAL / POSITION; the input's warnings logged on stderr, as the CLI prints them."""
+    read = read_position(text, game=game, declarer=declarer)
+    for warning in read.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    return read
+
+
+def solve_request(body: str, *, solver: Solver | None = None) -> dict[str, Any]:
     """``POST /api/solve``: the body (a JSON position) solved as ``skatdd solve BODY --mode all --json`` solves it.
 
-    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input,
-    with the CLI's messages.
+    *solver* (default: a fresh one) is emptied first.  Raises
+    :class:`~skatdd.core.errors.SkatddError` subclasses for bad input, with
+    the CLI's messages.
     """
+    solver = solver_or_default(solver)
     if not body.lstrip().startswith("{"):
         raise RequestError("the request body must be a JSON position object, as 'skatdd solve' reads it")
-    _, pos = solve_position(body, game=None, declarer=None, played=None)
+    pos = _read(body, game=None, declarer=None).position
     solver.clear()
     return solver.solve(pos, "all").to_json()
 
@@ -102,23 +115,26 @@ def advise_arguments(obj: Any) -> list[str]:
     return [*args, "--", _position_text(obj["position"])]
 
 
-def advise_request(solver: Solver, body: str, *, progress: Callable[[int, int], None],
+def advise_request(body: str, *, solver: Solver | None = None, progress: Callable[[int, int], None],
                    max_worlds: int) -> dict[str, Any]:
     """``POST /api/advise``: the body's position advised on as ``skatdd advise POSITION ... --json`` does.
 
     ``progress(0, 0)`` is called once the request is read and valid, then
     ``progress(done, total)`` as the worlds are solved.  A ``worlds`` above
     *max_worlds* is refused (a server's memory and time are bounded; the
-    CLI has no such limit).  Raises :class:`~skatdd.core.errors.SkatddError`
+    CLI has no such limit).  The worlds are solved by *solver* (default: a
+    fresh one), emptied first.  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses and Click's option errors for bad input.
     """
+    solver = solver_or_default(solver)
     ctx = advise_command.make_context("advise", advise_arguments(load_json(body)))
     params = ctx.params
     worlds: int = params["worlds"]
     if worlds > max_worlds:
         raise RequestError(f"--worlds {worlds}: this server solves at most {max_worlds} worlds a request")
-    pos, declaration = advice_position(params["position"], params["game_spec"], params["declarer"],
-                                       params["played"], params["after"])
+    read = _read(params["position"], game=params["game_spec"], declarer=params["declarer"])
+    pos = advice_position(read, played=params["played"], after=params["after"])
+    declaration = read.spec.declaration()
     progress(0, 0)
     solver.clear()
     runner = WorldRunner(jobs=1, solver=solver, progress=progress)

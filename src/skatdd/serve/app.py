@@ -45,6 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from skatdd import __version__
 from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
 from skatdd.core.rules import SEAT_NAMES
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_text import json_text
 from skatdd.present.html.render import card_label
 
@@ -68,13 +69,14 @@ _SECURITY_HEADERS = [
 
 @dataclass(frozen=True)
 class ServeConfig:
-    """The server's limits: *workers* processes of *tt_mb* MiB, *backlog* waiting jobs, *time_limit* s a request,
+    """The server's limits: *workers* processes, each with a solver of *solver*'s configuration (default: a
+    default :class:`~skatdd.engine.solve.Solver`), *backlog* waiting jobs, *time_limit* s a request,
     bodies up to *max_body* bytes, advice over at most *max_worlds* worlds; *allowed_hosts* the host names
     requests may be addressed to (``None``: any).
     """
 
     workers: int = 2
-    tt_mb: int = 128
+    solver: Solver | None = None
     time_limit: float = 60.0
     backlog: int = 8
     max_body: int = 64 * 1024
@@ -203,7 +205,7 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
     *on_ready* is called once the workers are up and requests are answered.
     """
     config = config or ServeConfig()
-    pool = WorkerPool(config.workers, settings=WorkerSettings(config.tt_mb, config.max_worlds),
+    pool = WorkerPool(config.workers, settings=WorkerSettings(solver_or_default(config.solver), config.max_worlds),
                       time_limit=config.time_limit, backlog=config.backlog)
     page = _page()
     script = _asset("skatdd.serve", "static/board.js")

@@ -33,7 +33,7 @@ from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, parse_game, parse_seat
 from skatdd.core.seeds import generator
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.files import looks_like_path, strip_comments
 from skatdd.formats.iss import IssGame, IssResult
 from skatdd.formats.json_object import load_json, position_from_json
@@ -159,7 +159,7 @@ def board_load(body: str) -> dict[str, Any]:
     return _board_game(spec, info)
 
 
-def node_of(solver: Solver, pos: Position, index: int, step: dict[str, Any] | None) -> dict[str, Any]:
+def node_of(pos: Position, index: int, step: dict[str, Any] | None, *, solver: Solver | None = None) -> dict[str, Any]:
     """What the board shows at *pos*, reached by card *index* (0: the start) of the line, *step* its table row.
 
     ``hands``, ``skat`` (display order), ``leader``, ``to_move``, ``trick``
@@ -167,14 +167,14 @@ def node_of(solver: Solver, pos: Position, index: int, step: dict[str, Any] | No
     ``declarer_points`` (completed tricks, skat not included),
     ``tricks`` (``[declarer's, defenders']``), ``over`` (every card played
     or a null declarer took a trick: no card may follow), ``step``, and
-    ``solve``.
+    ``solve`` (by *solver*, default a fresh one).
     """
     return {
         "index": index, "step": step, "hands": [_codes(h) for h in pos.hands], "skat": _codes(pos.skat),
         "leader": pos.leader, "to_move": pos.to_move,
         "trick": [[(pos.leader + i) % 3, card_name(c)] for i, c in enumerate(pos.trick)],
         "declarer_points": pos.declarer_points, "tricks": [pos.declarer_tricks, pos.defender_tricks],
-        "over": pos.is_over(), "solve": solver.solve(pos, "all").to_json(),
+        "over": pos.is_over(), "solve": solver_or_default(solver).solve(pos, "all").to_json(),
     }
 
 
@@ -190,14 +190,15 @@ def _line_cards(value: Any) -> list[Card]:
     return parse_cards(tokens, what="field 'line'")
 
 
-def board_line(solver: Solver, body: str) -> dict[str, Any]:
+def board_line(body: str, *, solver: Solver | None = None) -> dict[str, Any]:
     """``POST /api/board/line``: ``{"position": {...}, "line": [...], "from": K}`` -> ``{"from": K, "nodes": [...]}``.
 
     The nodes after card K, K+1, ... of the line (0: the start as well);
-    see :func:`node_of`.  Raises :class:`~skatdd.core.errors.SkatddError`
+    see :func:`node_of`, every node solved by *solver* (default: a fresh one).  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses for a bad position, an unknown card, or a card that is not
     legal where it is played (named by its place in the line).
     """
+    solver = solver_or_default(solver)
     obj = _object(body, '{"position": {...}, "line": [...], "from": 0}')
     if not isinstance(obj.get("position"), dict):
         raise RequestError("field 'position' must be a JSON position object")
@@ -212,7 +213,7 @@ def board_line(solver: Solver, body: str) -> dict[str, Any]:
     nodes = []
     for index in range(len(cards) + 1):
         if index >= first:
-            nodes.append(node_of(solver, pos, index, steps[index - 1] if index else None))
+            nodes.append(node_of(pos, index, steps[index - 1] if index else None, solver=solver))
         if index < len(cards):
             pos.play(cards[index])
     return {"from": first, "nodes": nodes}

@@ -31,9 +31,14 @@ __all__ = ["TASKS", "Job", "WorkerSettings", "worker_main"]
 
 @dataclass(frozen=True)
 class WorkerSettings:
-    """What every worker is started with: its solver's table size (MiB) and the largest ``worlds`` it accepts."""
+    """What every worker is started with: its solver and the largest ``worlds`` it accepts.
 
-    tt_mb: int
+    The settings reach a worker pickled (the pool starts its workers with
+    'forkserver' or 'spawn'), and a :class:`Solver` pickles as its
+    configuration: each worker's solver has a table of its own.
+    """
+
+    solver: Solver
     max_worlds: int
 
 
@@ -47,11 +52,11 @@ class Job:
 
 
 TASKS: dict[str, Callable[[Job, str], Any]] = {
-    "solve": lambda job, body: solve_request(job.solver, body),
-    "advise": lambda job, body: advise_request(job.solver, body, progress=job.progress,
+    "solve": lambda job, body: solve_request(body, solver=job.solver),
+    "advise": lambda job, body: advise_request(body, solver=job.solver, progress=job.progress,
                                                max_worlds=job.settings.max_worlds),
     "board-load": lambda job, body: board_load(body),
-    "board-line": lambda job, body: board_line(job.solver, body),
+    "board-line": lambda job, body: board_line(body, solver=job.solver),
 }
 
 
@@ -62,7 +67,7 @@ def worker_main(conn: Connection, settings: WorkerSettings) -> None:
     def progress(done: int, total: int) -> None:
         conn.send(("progress", done, total))
 
-    job = Job(Solver(tt_mb=settings.tt_mb), settings, progress)
+    job = Job(settings.solver, settings, progress)
     while True:
         try:
             task, body = conn.recv()

@@ -46,7 +46,7 @@ from typing import Any
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, WIN_POINTS, Game
 from skatdd.core.seeds import generator
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
 __all__ = [
     "CLOSE_MARGIN",
@@ -301,12 +301,14 @@ class BenchReport:
         return out
 
 
-def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int, int | None, bool]:
+def time_solve(pos: Position, *, solver: Solver | None = None, clear: bool = True) -> tuple[float, float, int, int | None, bool]:
     """Time one exact solve of *pos*: ``(seconds, cpu_seconds, nodes, value, declarer_wins)``.
 
     Suit and grand: :meth:`Solver.value`; null: :meth:`Solver.declarer_wins`.
-    With *clear* the transposition table is emptied first (not timed).
+    *solver* (default: a fresh one) is timed; with *clear* its
+    transposition table is emptied first (not timed).
     """
+    solver = solver_or_default(solver)
     if clear:
         solver.clear()
     solver.reset_stats()
@@ -324,9 +326,13 @@ def time_solve(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[fl
     return seconds, cpu, nodes, value, bool(wins)
 
 
-def time_query(solver: Solver, pos: Position, query: Callable[[Solver, Position], object], *,
+def time_query(pos: Position, query: Callable[[Solver, Position], object], *, solver: Solver | None = None,
                clear: bool = True) -> tuple[float, float, int]:
-    """Time ``query(solver, pos)``: ``(seconds, cpu_seconds, nodes)``; with *clear* from an empty table (not timed)."""
+    """Time ``query(solver, pos)``: ``(seconds, cpu_seconds, nodes)``; with *clear* from an empty table (not timed).
+
+    *solver* defaults to a fresh one.
+    """
+    solver = solver_or_default(solver)
     if clear:
         solver.clear()
     solver.reset_stats()
@@ -336,9 +342,9 @@ def time_query(solver: Solver, pos: Position, query: Callable[[Solver, Position]
     return seconds, cpu, solver.nodes
 
 
-def time_card_values(solver: Solver, pos: Position, *, clear: bool = True) -> tuple[float, float, int]:
+def time_card_values(pos: Position, *, solver: Solver | None = None, clear: bool = True) -> tuple[float, float, int]:
     """Time :meth:`Solver.card_values` of *pos* (exact values; null: win or loss): ``(seconds, cpu_seconds, nodes)``."""
-    return time_query(solver, pos, lambda sv, p: sv.card_values(p), clear=clear)
+    return time_query(pos, lambda sv, p: sv.card_values(p), solver=solver, clear=clear)
 
 
 def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CLOSE_MARGIN,
@@ -375,7 +381,7 @@ def close_deals(seed: int, n: int, *, game: Game | None = None, margin: int = CL
 
 
 def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Game | None = None,
-              tt_mb: int = 128, card_values: bool = True, queries: bool = True, close: bool = False,
+              card_values: bool = True, queries: bool = True, close: bool = False,
               positions: Sequence[Position] | None = None, solver: Solver | None = None,
               progress: Callable[[int, DealTiming], None] | None = None) -> BenchReport:
     """Run the benchmark and return its :class:`BenchReport` (see the module docstring).
@@ -383,11 +389,13 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
     *queries* times the win-only questions; *close* benchmarks
     :func:`close_deals` instead of all realistic deals.  *positions*
     replaces the generated deals (then *deals*, *seed*, *game* and *close*
-    only label the report); *solver* replaces the one built with *tt_mb*.
+    only label the report); *solver* is the solver timed (default: a fresh
+    one, :func:`~skatdd.engine.solve.solver_or_default`), its table size
+    reported.
     *progress* is called after each deal with its index and timing.
     Raises ``ValueError`` for ``deals < 1`` (and as :func:`close_deals`).
     """
-    solver = solver if solver is not None else Solver(tt_mb=tt_mb)
+    solver = solver_or_default(solver)
     if positions is None:
         if deals < 1:
             raise ValueError(f"deals must be at least 1, got {deals}")
@@ -400,14 +408,14 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
     solver.clear()  # first touch of the table's memory happens here, not in the first timing
     timings: list[DealTiming] = []
     for i, pos in enumerate(positions):
-        seconds, cpu, nodes, value, wins = time_solve(solver, pos)
+        seconds, cpu, nodes, value, wins = time_solve(pos, solver=solver)
         timing = DealTiming(i, pos.game, pos.declarer, value, wins, seconds, nodes, cpu)
         if card_values:
             (timing.card_values_seconds, timing.card_values_cpu_seconds,
-             timing.card_values_nodes) = time_card_values(solver, pos)
+             timing.card_values_nodes) = time_card_values(pos, solver=solver)
         if queries and not pos.game.is_null:
             for label, query in QUERIES.items():
-                q_seconds, _, q_nodes = time_query(solver, pos, query)
+                q_seconds, _, q_nodes = time_query(pos, query, solver=solver)
                 timing.queries[label] = (q_seconds, q_nodes)
         timings.append(timing)
         if progress is not None:

@@ -1,81 +1,41 @@
-"""Random deals and positions for tests, and realistic deals for benchmarks.
+"""Random positions for tests and their JSON objects (fixture writing); realistic deals re-exported.
 
-* :func:`random_deal` / :func:`random_position`: uniform deals and positions
-  reached from them by random legal play, for every game, trick count and
-  trick stage (property tests, engine-vs-reference comparisons).
-* :func:`realistic_deal` / :func:`realistic_deals`: full deals where the
-  declarer and contract are what a sensible player would pick, judged by
-  simple hand-evaluation heuristics (documented at :func:`evaluate_contract`),
-  for benchmarks that should look like real games.
+* :func:`random_position`: positions reached by random legal play from a
+  uniform deal (:func:`skatdd.core.dealing.random_deal`), for every game,
+  trick count and trick stage (property tests, engine-vs-reference
+  comparisons).
 * :func:`position_to_json`: the JSON position object (read back by
   :func:`skatdd.formats.readers.position_from_json`, like every other JSON input).
 
-Every function takes its randomness from the ``random.Random`` it is given
-(or a seed), so results are reproducible.
+The realistic deals (:func:`realistic_deal`, :func:`realistic_deals`,
+:mod:`skatdd.analysis.realistic_deals`) and the hand evaluator
+(:func:`evaluate_contract`, :mod:`skatdd.analysis.contract_evaluation`) live
+in analysis; they are re-exported here, where the tests and benchmarks have
+always found them.  Every function takes its randomness from the
+``random.Random`` it is given (or a seed), so results are reproducible.
 """
 from __future__ import annotations
 
-import itertools
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from skatdd.core.cards import (
-    ACE,
-    CJ,
-    DJ,
-    EIGHT,
-    HJ,
-    JACK,
-    KING,
-    NINE,
-    QUEEN,
-    SEVEN,
-    SJ,
-    SUIT_LETTERS,
-    TEN,
-    Mask,
-    cards_of,
-    format_cards,
-    format_mask,
-    mask_of,
-    points_of,
-)
-from skatdd.core.errors import CardCountError
+from skatdd.analysis.contract_evaluation import ContractEvaluation, evaluate_contract, null_danger
+from skatdd.analysis.realistic_deals import realistic_deal, realistic_deals
+from skatdd.core.cards import format_cards, format_mask
+from skatdd.core.dealing import random_deal
 from skatdd.core.position import Position
-from skatdd.core.rules import ALL_GAMES, JACKS, Game, parse_game, parse_seat, suit_mask, trick_winner, trump_mask
-from skatdd.core.seeds import generator
+from skatdd.core.rules import ALL_GAMES, Game, game_of, parse_seat, trick_winner
 
 __all__ = [
     "ContractEvaluation",
     "evaluate_contract",
+    "null_danger",
     "position_to_json",
     "random_deal",
     "random_position",
     "realistic_deal",
     "realistic_deals",
 ]
-
-
-# ---------------------------------------------------------------------------
-# Uniform deals and random positions
-# ---------------------------------------------------------------------------
-
-def random_deal(rng: random.Random) -> tuple[list[int], int]:
-    """A uniformly random deal: three 10-card hand masks (index = seat) and the 2-card skat mask."""
-    cards = list(range(32))
-    rng.shuffle(cards)
-    hands = [mask_of(cards[0:10]), mask_of(cards[10:20]), mask_of(cards[20:30])]
-    return hands, mask_of(cards[30:32])
-
-
-def _coerce_game(game: Game | str | int) -> Game:
-    """A :class:`Game` from a Game, its int value, or any name :func:`parse_game` accepts."""
-    if isinstance(game, Game):
-        return game
-    if isinstance(game, int) and not isinstance(game, bool):
-        return Game(game)
-    return parse_game(game)[0]
 
 
 def _random_play(rng: random.Random, pos: Position) -> int:
@@ -126,7 +86,7 @@ def random_position(
         raise ValueError(f"trick_cards={trick_cards!r}: expected 0, 1, 2 or None")
     if tricks == 0 and trick_cards:
         raise ValueError("trick_cards must be 0 when no trick is left (tricks=0)")
-    chosen_game = rng.choice(ALL_GAMES) if game is None else _coerce_game(game)
+    chosen_game = rng.choice(ALL_GAMES) if game is None else game_of(game)
     seat = rng.randrange(3) if declarer is None else parse_seat(declarer)
     on_table = (rng.randrange(3) if tricks else 0) if trick_cards is None else trick_cards
     plays = 3 * (10 - tricks) + on_table
@@ -142,333 +102,6 @@ def random_position(
             pos.declarer_points, pos.declarer_tricks, pos.defender_tricks,
         )
 
-
-# ---------------------------------------------------------------------------
-# Realistic deals: hand evaluation
-# ---------------------------------------------------------------------------
-#
-# Each contract gets a strength *score* from simple counting rules a club
-# player would recognise; a contract is playable when the hand has the shape
-# the contract needs and the score reaches the contract's threshold.  The
-# *margin* (score above threshold, divided by the contract's scale) makes the
-# three families comparable, so the seat and contract with the largest margin
-# win the "auction".  The constants below are the whole model.
-#
-# They were tuned by solving the chosen contracts of generated deals with an
-# independent double-dummy solver.  On 553 unforced deals (seeds 808 and 909)
-# the mix was 58% suit, 30% grand, 13% null and the declarer won 83% of them
-# double-dummy (suit 87%, grand 76%, null 81%); about a fifth of the deals
-# are redealt because nobody holds a playable game.  Playable nulls are the
-# scarce ones: admitting riskier nulls (danger 2) would raise their share
-# but they win less than half the time.
-
-#: The three highest ranks of a plain suit in suit and grand games (A 10 K), for counting losers.
-_PLAIN_HONOURS = (ACE, TEN, KING)
-#: Null strength of each rank, low to high: 7 8 9 10 J Q K A (jacks are plain cards).
-_NULL_RANK = {rank: i for i, rank in enumerate((SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE))}
-
-#: Extra value of each jack beyond counting as a trump (control of the trump suit).
-_SUIT_JACK_BONUS = {CJ: 1.0, SJ: 0.5, HJ: 0.25, DJ: 0.0}
-#: Value of each jack in grand, where the jacks are the only trumps.
-_GRAND_JACK_VALUE = {CJ: 1.75, SJ: 1.5, HJ: 1.25, DJ: 1.0}
-
-SUIT_THRESHOLD = 8.5    #: suit game playable from this score (and >= 6 trumps, or 5 with 2 jacks)
-SUIT_SCALE = 4.0        #: suit score units per unit of margin
-GRAND_THRESHOLD = 4.5   #: grand playable from this score (and >= 2 jacks)
-GRAND_SCALE = 2.0       #: grand score units per unit of margin
-NULL_THRESHOLD = -1.25  #: null playable from this score (minus danger plus void credit): danger 1 at most
-NULL_SCALE = 0.25       #: null score units per unit of margin
-LOSER_PENALTY = 0.5     #: per expected loser in a plain suit (suit and grand)
-SUIT_VOID_VALUE = 1.0   #: a void side suit in a suit game: ruff from the first round
-GRAND_VOID_VALUE = -0.5  #: a void in grand: the defenders hold that whole suit
-GRAND_FOREHAND_BONUS = 0.5  #: forehand leads first, worth a tempo in grand
-SKAT_POINTS_PER_UNIT = 15.0  #: points put away in the discard, per score unit (suit and grand)
-FORCED_GAME_ATTEMPTS = 200  #: deals tried for a forced contract before settling for the best unplayable one
-
-
-@dataclass(frozen=True)
-class ContractEvaluation:
-    """One seat's twelve cards judged for one contract by :func:`evaluate_contract`.
-
-    Attributes:
-        game: the contract.
-        shape: the hand has the contract's shape (suit: >= 6 trumps, or 5 with two jacks;
-            grand: >= 2 jacks; null: always).
-        playable: ``shape`` and the score reaches the threshold.
-        margin: ``(score - threshold) / scale``; comparable across contracts, larger is safer.
-        score: the heuristic strength (null: minus the danger, plus void credit).
-        discard: the two cards put away, as a mask.
-        reason: a short human-readable account of the score.
-    """
-
-    game: Game
-    shape: bool
-    playable: bool
-    margin: float
-    score: float
-    discard: Mask
-    reason: str
-
-
-def _plain_ranks(hand: Mask, suit: int) -> set[int]:
-    """Ranks of the non-jack cards of *suit* in *hand*."""
-    return {c & 7 for c in cards_of(hand & suit_mask(suit) & ~JACKS)}
-
-
-def _losers(ranks: set[int]) -> int:
-    """Losing-trick count of a plain suit: of the top min(length, 3) places, those not filled by A, 10, K."""
-    top = min(len(ranks), 3)
-    return top - sum(1 for rank in _PLAIN_HONOURS[:top] if rank in ranks)
-
-
-def _side_value(ranks: set[int], void_value: float) -> float:
-    """Value of one plain suit: aces, tens guarded by their ace, minus unguarded tens and losers."""
-    if not ranks:
-        return void_value
-    value = 0.0
-    if ACE in ranks:
-        value += 1.0
-    if TEN in ranks:
-        if ACE in ranks:
-            value += 0.75
-        else:
-            value -= 0.75 if len(ranks) == 1 else 0.25  # a ten without its ace is usually caught
-    if {ACE, TEN, KING} <= ranks:
-        value += 0.25
-    return value - LOSER_PENALTY * _losers(ranks)
-
-
-def _suit_score(hand: Mask, discard: Mask, game: Game) -> tuple[float, bool, str]:
-    """Suit game: trumps (length plus high jacks, trump ace and ten), side suits, discarded points."""
-    trumps = hand & trump_mask(game)
-    length = trumps.bit_count()
-    jacks = hand & JACKS
-    score = length + 0.5 * (length - 6)  # length matters more than linearly: 5 -> 4.5, 7 -> 7.5
-    score += sum(_SUIT_JACK_BONUS[j] for j in cards_of(jacks))
-    trump_ace, trump_ten = int(game) * 8 + ACE, int(game) * 8 + TEN
-    score += 0.5 * (hand >> trump_ace & 1) + 0.25 * (hand >> trump_ten & 1)
-    voids = []
-    for suit in range(4):
-        if suit == int(game):
-            continue
-        ranks = _plain_ranks(hand, suit)
-        if not ranks:
-            voids.append(SUIT_LETTERS[suit])
-        score += _side_value(ranks, SUIT_VOID_VALUE)
-    score += points_of(discard) / SKAT_POINTS_PER_UNIT
-    shape = length >= 6 or (length == 5 and jacks.bit_count() >= 2)
-    aces = [SUIT_LETTERS[s] + "A" for s in range(4) if s != int(game) and hand >> (s * 8 + ACE) & 1]
-    high = trumps & (JACKS | 1 << trump_ace | 1 << trump_ten)
-    reason = f"{length} trumps ({format_mask(high)} high), side aces [{' '.join(aces)}], voids [{' '.join(voids)}]"
-    return score, shape, reason
-
-
-def _grand_score(hand: Mask, discard: Mask, forehand: bool) -> tuple[float, bool, str]:
-    """Grand: jacks, then per suit aces, guarded tens and solid length, minus losers and voids."""
-    jacks = hand & JACKS
-    score = sum(_GRAND_JACK_VALUE[j] for j in cards_of(jacks))
-    solid = []
-    for suit in range(4):
-        ranks = _plain_ranks(hand, suit)
-        score += _side_value(ranks, GRAND_VOID_VALUE)
-        if ACE in ranks and TEN in ranks and len(ranks) >= 4:
-            score += 0.5 * (len(ranks) - 3)  # long cards of a suit headed by A 10 run after the top
-            solid.append(SUIT_LETTERS[suit])
-    score += points_of(discard) / SKAT_POINTS_PER_UNIT
-    if forehand:
-        score += GRAND_FOREHAND_BONUS
-    aces = [SUIT_LETTERS[s] + "A" for s in range(4) if hand >> (s * 8 + ACE) & 1]
-    reason = f"jacks [{format_mask(jacks)}], aces [{' '.join(aces)}], long solid suits [{' '.join(solid)}]"
-    return score, jacks.bit_count() >= 2, reason
-
-
-def _null_danger(ranks: list[int]) -> int:
-    """Danger of one null suit: how far each card sits above the safe ladder 7, 9, J, K.
-
-    With the declarer's cards sorted low to high (null order), the i-th card
-    (from 0) is covered when at most 2i of the suit's cards rank below it;
-    every step above that is one unit of danger, doubled for the lowest card
-    (without the 7 a defender's low lead can catch the whole suit).  0 means
-    safe against leads: 7, 7-9, 7-9-J, 7-8-...; a lone 8 is 2, 7-10 is 1.
-    """
-    return sum(max(0, r - 2 * i) * (2 if i == 0 else 1) for i, r in enumerate(sorted(ranks)))
-
-
-def _null_score(hand: Mask) -> tuple[float, bool, str]:
-    """Null: minus the total danger of the four suits, plus a little for voids (to shed cards on)."""
-    danger = 0
-    unsafe = []
-    voids = 0
-    for suit in range(4):
-        ranks = [_NULL_RANK[c & 7] for c in cards_of(hand & suit_mask(suit))]
-        if not ranks:
-            voids += 1
-        d = _null_danger(ranks)
-        if d:
-            unsafe.append(f"{SUIT_LETTERS[suit]}:{d}")
-        danger += d
-    score = -danger + 0.25 * min(voids, 2)
-    reason = f"danger {danger} [{' '.join(unsafe) or 'every suit safe'}], {voids} void(s)"
-    return score, True, reason
-
-
-def evaluate_contract(cards12: Mask, game: Game, *, forehand: bool = False) -> ContractEvaluation:
-    """Judge twelve cards (hand plus skat) for *game*, choosing the discard that scores best.
-
-    The discard is searched over every pair of allowed cards.  Suit and
-    grand: never a jack, never an ace (unless nothing else is left), in a
-    suit game no trump while two side cards remain.  Null: any two cards.
-    Scores, per contract (the constants are module attributes):
-
-    * suit: trump length counted 1.5 per trump beyond six (5 trumps 4.5,
-      7 trumps 7.5), plus control: CJ +1, SJ +0.5, HJ +0.25, trump ace
-      +0.5, trump ten +0.25; each side suit adds 1 per ace, 0.75 for a ten
-      with its ace, 0.25 for A-10-K, loses 0.75 for a bare ten (0.25 for a
-      guarded one) and :data:`LOSER_PENALTY` per loser (of the suit's top
-      three places those not held by A 10 K), and a void is worth
-      :data:`SUIT_VOID_VALUE` (ruffing); the discarded points count 1 per
-      :data:`SKAT_POINTS_PER_UNIT`.  Shape: >= 6 trumps, or 5 with two
-      jacks.  So the best discard puts unguarded tens and kings into the
-      skat and voids short side suits.
-    * grand: jacks CJ 1.75, SJ 1.5, HJ 1.25, DJ 1; the same side-suit values
-      for all four suits, voids counting :data:`GRAND_VOID_VALUE` (the
-      defenders hold that whole suit), 0.5 per card beyond three in a suit
-      headed by A 10 (solid length), the discarded points, and
-      :data:`GRAND_FOREHAND_BONUS` for forehand, who leads.  Shape: >= 2 jacks.
-    * null: minus the summed danger of the four suits (:func:`_null_danger`:
-      how far the cards sit above the safe ladder 7, 9, J, K), plus 0.25 per
-      void (two at most).  With :data:`NULL_THRESHOLD` -1.25 a null needs
-      every suit safe, or one gap above a held 7 (danger 1).  The best
-      discard throws the most dangerous high cards (ties: the higher cards).
-
-    The contract is playable when it has the shape and the score reaches
-    its threshold; ``margin`` = (score - threshold) / scale.
-
-    Raises :class:`CardCountError` unless *cards12* holds twelve cards.
-    """
-    if cards12.bit_count() != 12:
-        raise CardCountError(
-            f"a declarer's hand plus skat has 12 cards, got {cards12.bit_count()}: {format_mask(cards12)!r}"
-        )
-    if game.is_null:
-        candidates = cards_of(cards12)
-    else:
-        aces = mask_of(s * 8 + ACE for s in range(4))
-        keep = JACKS if game == Game.GRAND else trump_mask(game)
-        candidates = cards_of(cards12 & ~keep & ~aces)
-        if len(candidates) < 2:
-            candidates = cards_of(cards12 & ~keep)
-        if len(candidates) < 2:
-            candidates = cards_of(cards12 & ~JACKS)
-    best: tuple[float, float, Mask, bool, str] | None = None
-    for pair in itertools.combinations(candidates, 2):
-        discard = 1 << pair[0] | 1 << pair[1]
-        hand = cards12 & ~discard
-        if game.is_null:
-            score, shape, reason = _null_score(hand)
-            tie = sum(_NULL_RANK[c & 7] for c in pair)  # equal danger: throw the higher cards
-        elif game == Game.GRAND:
-            score, shape, reason = _grand_score(hand, discard, forehand)
-            tie = 0
-        else:
-            score, shape, reason = _suit_score(hand, discard, game)
-            tie = 0
-        if best is None or (score, tie) > (best[0], best[1]):
-            best = (score, tie, discard, shape, reason)
-    assert best is not None
-    score, _, discard, shape, reason = best
-    if game.is_null:
-        threshold, scale = NULL_THRESHOLD, NULL_SCALE
-    elif game == Game.GRAND:
-        threshold, scale = GRAND_THRESHOLD, GRAND_SCALE
-    else:
-        threshold, scale = SUIT_THRESHOLD, SUIT_SCALE
-    margin = (score - threshold) / scale
-    playable = shape and score >= threshold
-    if not shape:
-        margin = min(margin, 0.0) - 1.0  # below any playable hand, still ordered by score
-    verdict = "playable" if playable else "not playable"
-    reason = f"{game.label}: {reason}; discard {format_mask(discard)}; score {score:.2f} vs {threshold:.2f}: {verdict}"
-    return ContractEvaluation(game, shape, playable, margin, score, discard, reason)
-
-
-def _worth_evaluating(cards12: Mask, game: Game) -> bool:
-    """Cheap pre-check: can *game* be playable at all with these twelve cards?"""
-    if game.is_null:
-        return True
-    if game == Game.GRAND:
-        return (cards12 & JACKS).bit_count() >= 2
-    return (cards12 & trump_mask(game)).bit_count() >= 5
-
-
-def realistic_deal(rng: random.Random, *, game: Game | None = None) -> tuple[Position, dict[str, Any]]:
-    """A full deal with the declarer and contract a sensible player would choose.
-
-    Deals 32 cards, judges every seat's twelve cards (hand plus skat) for
-    every contract with :func:`evaluate_contract`, and picks the playable
-    seat and contract with the largest margin (ties: the earlier seat, as
-    forehand holds in the auction).  When nobody has a playable game the
-    cards are redealt.  With *game* the contract is forced: the seat that
-    suits it best declares; deals are redealt until someone can play it
-    (at most :data:`FORCED_GAME_ATTEMPTS`, then the best seat plays it
-    anyway).
-
-    Returns the starting position (forehand leads; the declarer's hand is
-    after the discard, ``skat`` is the discard) and metadata: ``declarer``,
-    ``game`` (label), ``declarer_hand12`` (his twelve cards), ``skat`` (as dealt), ``discard``, ``reason`` (the
-    evaluation's account), ``margin``, ``redeals`` and ``playable`` (every
-    playable seat/contract of the final deal with its margin).
-    """
-    forced = None if game is None else _coerce_game(game)
-    games = ALL_GAMES if forced is None else (forced,)
-    redeals = 0
-    while True:
-        hands, skat = random_deal(rng)
-        best: tuple[tuple[bool, float, int], int, ContractEvaluation] | None = None
-        playable: list[dict[str, Any]] = []
-        for seat in range(3):
-            cards12 = hands[seat] | skat
-            for g in games:
-                if forced is None and not _worth_evaluating(cards12, g):
-                    continue
-                ev = evaluate_contract(cards12, g, forehand=seat == 0)
-                if ev.playable:
-                    playable.append({"seat": seat, "game": g.label, "margin": round(ev.margin, 3)})
-                key = (ev.playable, ev.margin, -seat)
-                if best is None or key > best[0]:
-                    best = (key, seat, ev)
-        if best is not None and (best[2].playable or (forced is not None and redeals + 1 >= FORCED_GAME_ATTEMPTS)):
-            break
-        redeals += 1
-    assert best is not None
-    _, seat, ev = best
-    cards12 = hands[seat] | skat
-    final_hands = list(hands)
-    final_hands[seat] = cards12 & ~ev.discard
-    pos = Position(ev.game, seat, final_hands, ev.discard, leader=0)
-    meta = {
-        "declarer": seat,
-        "game": ev.game.label,
-        "declarer_hand12": format_mask(cards12),
-        "skat": format_mask(skat),
-        "discard": format_mask(ev.discard),
-        "reason": ev.reason,
-        "margin": round(ev.margin, 3),
-        "redeals": redeals,
-        "playable": sorted(playable, key=lambda p: -p["margin"]),
-    }
-    return pos, meta
-
-
-def realistic_deals(seed: int, n: int, *, game: Game | None = None) -> list[Position]:
-    """*n* realistic deals (:func:`realistic_deal`) from ``generator(seed)``; the same seed gives the same list."""
-    rng = generator(seed)
-    return [realistic_deal(rng, game=game)[0] for _ in range(n)]
-
-
-# ---------------------------------------------------------------------------
-# JSON
-# ---------------------------------------------------------------------------
 
 def position_to_json(pos: Position) -> dict[str, Any]:
     """The JSON object (docs/cli.md) for *pos* (no ``played``: an endgame when cards are gone).

@@ -17,18 +17,18 @@ from typing import Any
 from skatdd.analysis.best import Progress, SeatReport, best_all_seats
 from skatdd.engine.solve import Solver
 from skatdd.formats.readers import DealInput
-
-from .game_lines import handle_line
-from .lines import BatchSummary, LineOutcome, run_lines
+from skatdd.runner.game_lines import handle_line
+from skatdd.runner.lines import run_lines
+from skatdd.runner.outcome import BatchSummary, LineOutcome
 
 __all__ = ["best_for_input", "best_line", "best_lines", "best_record"]
 
 
-def best_for_input(found: DealInput, *, solver: Solver, declarer: int | None = None, bid: int | None = None,
+def best_for_input(found: DealInput, *, solver: Solver | None = None, declarer: int | None = None, bid: int | None = None,
                    all_lines: bool = False, progress: Progress | None = None) -> list[SeatReport]:
     """The reports of ``skatdd best`` for *found*: one for *declarer* (else the input's own), or all three seats.
 
-    *bid* defaults to the input's own.  Raises the reader's error when the
+    *bid* defaults to the input's own; *solver* (default: a fresh one) does the searching.  Raises the reader's error when the
     input does not show the hands and skat as dealt, and
     :func:`skatdd.analysis.best.best_contracts`' errors.
     """
@@ -61,14 +61,14 @@ def best_line(solver: Solver, line: int, raw: bytes | str, declarer: int | None 
     return handle_line(line, raw, work)
 
 
-def best_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, tt_mb: int = 128,
+def best_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, solver: Solver | None = None,
                declarer: int | None = None, bid: int | None = None, all_lines: bool = False,
                emit: Callable[[LineOutcome], None]) -> BatchSummary:
     """``best`` for every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     As :func:`skatdd.analysis.analyse.analyse_lines`: *jobs* ``1`` works in this
-    process, more uses that many worker processes with one Solver of
-    *tt_mb* MiB each; returns the counts.
+    process with *solver* (default: a fresh one), more uses that many worker
+    processes, each with a solver of *solver*'s configuration; returns the counts.
     """
     handler = functools.partial(best_line, declarer=declarer, bid=bid, all_lines=all_lines)
-    return run_lines(items, handler=handler, jobs=jobs, tt_mb=tt_mb, emit=emit)
+    return run_lines(items, handler=handler, jobs=jobs, solver=solver, emit=emit)

@@ -1,0 +1,107 @@
+"""Naming players: :func:`load_player` turns a name from the command line into a :class:`PlayerSpec`.
+
+The names (the players are described in :mod:`skatdd.play.players` and
+:mod:`skatdd.play.advanced`): ``random``, ``heuristic``, ``pimc[:N]`` and ``dd``
+(:mod:`.players`); ``pimc:N+bids|+play|+all`` and ``alphamu:N:K[+...]``
+(:mod:`.advanced`); a plug-in ``module.path:factory`` or
+``path/to/file.py:factory``.  This module sits above both player modules, so
+that neither has to know the other's names.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import os
+import sys
+
+from skatdd.core.errors import SkatddError, quote
+
+from .advanced import advanced_player
+from .heuristic import HeuristicPlayer
+from .players import DEFAULT_PIMC_WORLDS, DDPlayer, PimcPlayer, PlayerFactory, PlayerSpec, RandomPlayer
+
+__all__ = ["BUILT_IN", "load_player"]
+
+
+def _pimc_factory(worlds: int) -> PlayerFactory:
+    """The factory of ``pimc:N``: :class:`PimcPlayer` with *worlds* worlds."""
+    return functools.partial(PimcPlayer, worlds=worlds)
+
+
+BUILT_IN = ("random", "heuristic", "pimc[:N]", "dd")
+
+
+def _unknown(name: str, why: str) -> SkatddError:
+    """The error for a player name that names no player, saying *why* and what is expected."""
+    return SkatddError(f"player {quote(name)}: {why}: expected {', '.join(BUILT_IN)} or module.path:factory "
+                       "(or path/to/file.py:factory)")
+
+
+def _import_plugin(target: str, name: str) -> object:
+    """The module of a plug-in: a file path (``....py``) or a dotted module on ``sys.path`` or in the current directory."""
+    if target.endswith(".py"):
+        if not os.path.isfile(target):
+            raise _unknown(name, f"no file {quote(target)}")
+        module_name = "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
+        spec = importlib.util.spec_from_file_location(module_name, target)
+        if spec is None or spec.loader is None:
+            raise _unknown(name, f"cannot load {quote(target)}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module  # so that pickling the module's objects finds it
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[module_name]
+            raise _unknown(name, f"loading {quote(target)} raised {type(exc).__name__}: {exc}") from None
+        return module
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # as `python -m` would, but behind every installed module
+    try:
+        return importlib.import_module(target)
+    except ImportError as exc:
+        raise _unknown(name, f"cannot import {quote(target)} ({exc})") from None
+    except Exception as exc:
+        raise _unknown(name, f"importing {quote(target)} raised {type(exc).__name__}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _plugin(name: str) -> PlayerSpec:
+    """The plug-in named ``target:factory`` (loaded once per process); raises naming *name* when it cannot be."""
+    target, _, attribute = name.rpartition(":")
+    if not target or not attribute:
+        raise _unknown(name, "not a built-in player")
+    module = _import_plugin(target, name)
+    factory = getattr(module, attribute, None)
+    if factory is None or not callable(factory):
+        raise _unknown(name, f"{quote(target)} has no callable {quote(attribute)}")
+    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)))
+
+
+def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
+    """The player named *name* (module docstring), or a factory passed as it is.
+
+    Raises :class:`~skatdd.core.errors.SkatddError` naming the token for an
+    unknown name, a bad ``pimc:N``, or a plug-in that cannot be imported or
+    has no such factory.
+    """
+    if isinstance(name, PlayerSpec):
+        return name
+    if not isinstance(name, str):
+        label = getattr(name, "__qualname__", None) or type(name).__name__
+        return PlayerSpec(f"{getattr(name, '__module__', '?')}:{label}", name, bool(getattr(name, "cheats", False)))
+    text = name.strip()
+    if text == "random":
+        return PlayerSpec(text, RandomPlayer, False)
+    if text == "heuristic":
+        return PlayerSpec(text, HeuristicPlayer, False)
+    if text == "dd":
+        return PlayerSpec(text, DDPlayer, True)
+    if "+" in text or text.startswith("alphamu"):
+        return advanced_player(text)  # weighted worlds and honest endgames (skatdd.play.advanced)
+    if text == "pimc" or text.startswith("pimc:"):
+        count = text.partition(":")[2] if ":" in text else str(DEFAULT_PIMC_WORLDS)
+        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:
+            raise _unknown(name, "pimc:N needs a number of worlds N from 1 to 100000")
+        return PlayerSpec(f"pimc:{int(count)}", _pimc_factory(int(count)), False)
+    return _plugin(text)
