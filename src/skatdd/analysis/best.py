@@ -1,11 +1,11 @@
 """The best contract for a deal: every game, picked up or hand, scored by the ISkO (the search).
 
-This module holds the search (:class:`SeatSearch`, and :func:`best_contracts`
-and :func:`best_all_seats` over it); its results are
-:mod:`skatdd.analysis.best_results`' (re-exported here), the score bands and
-lazy probes :mod:`skatdd.analysis.bands`', the discard classes and tie order
-:mod:`skatdd.analysis.discards`', the discard order
-:mod:`skatdd.analysis.discard_heuristic`'s.
+This module holds the search: :class:`SeatSearch`, with :func:`best_contracts`
+and :func:`best_all_seats` over it.  Its pieces are modules of their own: the
+results (:mod:`~skatdd.analysis.best_results`, re-exported here), the score
+bands and lazy probes (:mod:`~skatdd.analysis.bands`), the discards' tie
+order and classes (:mod:`~skatdd.analysis.discards`) and the order the
+discards are tried in (:mod:`~skatdd.analysis.discard_heuristic`).
 
 :func:`best_contracts` answers, for one declarer seat and a deal whose skat is
 the skat as dealt, what a double-dummy declarer should play (docs/cli.md,
@@ -57,8 +57,8 @@ discard that comes first *in order*.  The order: write each discard's two
 cards in display order (jacks CJ SJ HJ DJ, then clubs, spades, hearts,
 diamonds, each A T K Q 9 8 7) and compare the pairs lexicographically, first
 card first -- so ``CJ SJ`` comes before ``CJ C7`` comes before ``SJ HJ``
-(:func:`~skatdd.analysis.discards.discard_order_key`).  For null every winning discard scores the same
-and has no value, so the first winning discard in that order is shown (the
+(:func:`~skatdd.analysis.discards.discard_order_key`).  For null every
+winning discard scores the same and has no value, so the first winning discard in that order is shown (the
 first discard of all when none wins).
 
 Choosing the best option
