@@ -115,6 +115,15 @@ def hand_signature(game: Game, hand: Mask, others: Mask, *, points: bool = True)
     about the cards outside the hand (add what else matters, such as the
     points of a discard, beside it).
     """
-    if points:
-        return tuple(tuple(sorted(CARD_POINTS[c] for c in run)) for run in _runs(game, hand, others))
-    return tuple((len(run),) for run in _runs(game, hand, others))
+    # One pass over the cards (not :func:`_runs`): ``best`` asks this for 66 discards of six games a seat.
+    key: list[tuple[int, ...]] = []
+    for order in group_orders(game):
+        run: list[int] = []
+        for card in order:
+            if others >> card & 1:
+                key.append(tuple(sorted(run)) if points else (len(run),))
+                run = []
+            elif hand >> card & 1:
+                run.append(CARD_POINTS[card])
+        key.append(tuple(sorted(run)) if points else (len(run),))
+    return tuple(key)
