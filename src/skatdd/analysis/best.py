@@ -126,7 +126,7 @@ from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import Declaration, Score, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
 from .bands import ALL_TRICKS, SCHNEIDERED, Bands, Probe, band_of, tricks_arg
 from .best_results import GAME_ORDER, Option, SeatReport, best_index, option_position
@@ -442,7 +442,7 @@ def best_contracts(
         declarer: the seat to analyse (0, 1, 2).
         bid: the bid, to apply the overbid rule and leave out nulls below it.
         solver: the :class:`~skatdd.engine.solve.Solver` to use (its table is kept
-            and reused; pass one to share it across seats and deals).
+            and reused; pass one to share it across seats and deals; ``None``: a new default one).
         progress: called as ``progress(done, total)`` while the search runs.
         all_lines: compute the principal line of every option, not only of ``best``.
 
@@ -458,7 +458,7 @@ def best_contracts(
     if bid is not None:
         score_game(Declaration(Game.GRAND), matadors=1, points=WIN_POINTS, bid=bid)  # validates the bid
     start = time.perf_counter()
-    solver = solver if solver is not None else Solver()
+    solver = solver_or_default(solver)
     nodes0 = solver.nodes
     seat = SeatSearch(solver, list(hands), skat, declarer, bid, progress)
     best, options = seat.run(all_lines=all_lines)
@@ -473,7 +473,7 @@ def best_all_seats(
     progress: Progress | None = None, all_lines: bool = False, seats: Sequence[int] = (0, 1, 2),
 ) -> list[SeatReport]:
     """:func:`best_contracts` for each of *seats* (default all three), sharing one solver; *progress* spans them all."""
-    solver = solver if solver is not None else Solver()
+    solver = solver_or_default(solver)
     reports = []
     for k, seat in enumerate(seats):
         def seat_progress(done: int, total: int, k: int = k) -> None:
