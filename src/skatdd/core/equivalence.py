@@ -45,7 +45,7 @@ __all__ = ["equivalence_classes", "group_orders", "hand_signature", "representat
 def group_orders(game: Game) -> tuple[tuple[Card, ...], ...]:
     """The cards of each follow group of *game* (in group order: suits 0..3, then trumps), lowest power first."""
     groups: dict[int, list[Card]] = {}
-    for card in range(32):
+    for card in map(Card, range(32)):
         groups.setdefault(follow_group(card, game), []).append(card)
     return tuple(tuple(sorted(cards, key=lambda c: power(c, game))) for _, cards in sorted(groups.items()))
 
