@@ -32,6 +32,7 @@ import pytest
 
 from skatdd.analysis.advise import WorldRunner, advise, judge_analysis
 from skatdd.analysis.analyse import analyse_iss
+from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame, iter_iss
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "data" / "iss-games.txt"
@@ -62,7 +63,8 @@ def time_analyse(game: IssGame, worlds: int, jobs: int, seed: int = 1) -> tuple[
     """``(wall s, CPU s of this process, single-dummy nodes)`` of ``analyse --worlds --no-review``."""
     wall, cpu = time.perf_counter(), time.process_time()
     runner = WorldRunner(jobs=jobs, tt_mb=TT_MB)
-    analysis = judge_analysis(analyse_iss(game, review=False, tt_mb=TT_MB), worlds=worlds, seed=seed, runner=runner)
+    analysis = judge_analysis(analyse_iss(game, review=False, solver=Solver(tt_mb=TT_MB)), worlds=worlds, seed=seed,
+                              runner=runner)
     assert analysis.single_dummy is not None
     return time.perf_counter() - wall, time.process_time() - cpu, analysis.single_dummy.nodes
 

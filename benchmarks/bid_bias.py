@@ -19,8 +19,10 @@ import random
 import statistics
 
 from bench_odds import bench_hands
-from skatdd.analysis.best import GAME_ORDER, _heuristic, _Probe
+from skatdd.analysis.bands import Probe
+from skatdd.analysis.best import GAME_ORDER
 from skatdd.analysis.bid_tasks import _settle_band, band_scores, draw_skats
+from skatdd.analysis.discard_heuristic import discard_heuristic
 from skatdd.analysis.odds import _classes, _discard_probes, _Job, _rank_probes, draw_worlds
 from skatdd.analysis.worlds import hand_view
 from skatdd.core.position import Position
@@ -42,7 +44,7 @@ def gap(hand_index: int, worlds: int, skats: int, fresh: int, seed: int) -> tupl
             job = _Job(seat, hand, d.skat, MIN_BID, (game,), True, True)
             probes = _discard_probes(solver, job, game, classes, d.worlds)
             score = band_scores(game, matadors(game, twelve), MIN_BID, False)
-            order, ranges = _rank_probes(probes, score, [_heuristic(game, twelve, c.discard) for c in classes], keep=1)
+            order, ranges = _rank_probes(probes, score, [discard_heuristic(game, twelve, c.discard) for c in classes], keep=1)
             total = sum(score[lo] for lo, _ in ranges[order[0]])
             if best is None or total > best[0]:
                 best = (total, game, classes[order[0]], score)
@@ -53,7 +55,7 @@ def gap(hand_index: int, worlds: int, skats: int, fresh: int, seed: int) -> tupl
         for w in new:
             hands = list(w.hands)
             hands[seat] = cls.hand
-            probe = _Probe(solver, Position(game, seat, hands, twelve & ~cls.hand, leader=0))
+            probe = Probe(solver, Position(game, seat, hands, twelve & ~cls.hand, leader=0))
             scores.append(score[_settle_band(probe)])
         inside.append(total / worlds)
         outside.append(sum(scores) / fresh)

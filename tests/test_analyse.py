@@ -456,7 +456,7 @@ def test_file_of_games_with_two_jobs_keeps_order(tmp_path: Path) -> None:
 def test_analyse_lines_in_process_matches_the_single_analysis(solver: Solver) -> None:
     out = []
     items = [(1, BY_ID["26496"].encode()), (2, b"{not json"), (4, BY_ID["756788"])]
-    summary = analyse_lines(items, jobs=1, tt_mb=16, review=False, emit=out.append)
+    summary = analyse_lines(items, jobs=1, solver=Solver(tt_mb=16), review=False, emit=out.append)
     assert [o.line for o in out] == [1, 2, 4]
     assert summary.exit_code == 2 and summary.error_lines == [2]
     single = analyse_iss(BY_ID["26496"], solver=solver, review=False).to_json()

@@ -26,7 +26,9 @@ import pytest
 import cli_runner
 from skatdd.analysis import best as best_module
 from skatdd.analysis.best import Option, SeatReport, best_contracts, discard_order_key, option_position
+from skatdd.analysis.discards import discard_classes
 from skatdd.core.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
+from skatdd.core.equivalence import hand_signature
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, Game
 from skatdd.core.scoring import Declaration, matadors, score_game
@@ -190,8 +192,9 @@ class FakeSolver:
 
     def outcome(self, pos: Position):
         hand = pos.hands[self.declarer]
-        orders = best_module._group_orders(pos.game)
-        key = (pos.game, best_module._class_key(pos.game, orders, hand, self.defenders, points_of(pos.skat)))
+        null = pos.game.is_null
+        key = (pos.game, 0 if null else points_of(pos.skat),
+               hand_signature(pos.game, hand, self.defenders, points=not null))
         if key not in self.table:
             rng, pts = self.rng, points_of(pos.skat)
             if pos.game.is_null:
@@ -315,7 +318,7 @@ def test_equivalent_discards_have_equal_results(solver: Solver) -> None:
     defenders = ((1 << 32) - 1) & ~twelve
     for game in (Game.CLUBS, Game.NULL):
         table = outcomes(solver, hands, skat, d, game)
-        classes = best_module._discard_classes(game, twelve, defenders)
+        classes = discard_classes(game, twelve, defenders)
         assert sum(len(c.members) for c in classes) == 66
         assert any(len(c.members) > 1 for c in classes)
         for cls in classes:

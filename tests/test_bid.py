@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
-from skatdd.analysis.best import GAME_ORDER, _discards
+from skatdd.analysis.best import GAME_ORDER
 from skatdd.analysis.bid import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
+from skatdd.analysis.discards import all_discards
 from skatdd.analysis.odds import odds
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
@@ -76,7 +77,7 @@ def _brute(hand: str, seat: int, skats: int, worlds: int, seed: int) -> dict[str
             games: dict[Game, Any] = {}
             for game in GAME_ORDER:
                 plays = []
-                for pair in _discards(twelve):
+                for pair in all_discards(twelve):
                     own = twelve & ~mask_of(pair)
                     pos = position(game, own)
                     plays.append(solver.declarer_wins(pos) if game.is_null else _exact(solver, pos))

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from skatdd.analysis.best import _discard_classes, discard_order_key
+from skatdd.analysis.discards import discard_classes, discard_order_key
 from skatdd.analysis.odds import WorldConditionError, draw_worlds, odds, wilson_interval
 from skatdd.analysis.worlds import SKAT, View, WorldSpace, choose_worlds, hand_view
 from skatdd.core.cards import ALL_CARDS, cards_of, display_sorted, mask_of, parse_cards
@@ -202,7 +202,7 @@ def test_known_skat_ranking_equals_brute_force_over_every_discard() -> None:
         rows = totals[tuple(alt.discard)]  # type: ignore[index]
         assert alt.total_score == sum(r[0] for r in rows) and alt.wins == sum(r[1] for r in rows)
     third = option.alternatives[-1].total_score
-    classes = _discard_classes(Game.SPADES, twelve, ALL_CARDS & ~twelve)
+    classes = discard_classes(Game.SPADES, twelve, ALL_CARDS & ~twelve)
     shown_members = {m for c in classes if c.discard in shown for m in c.members}
     assert len({c.discard for c in classes if c.discard in shown}) == 3      # three different classes
     for pair, rows in totals.items():

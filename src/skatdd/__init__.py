@@ -60,16 +60,14 @@ from .formats.spec import GameSpec
 if TYPE_CHECKING:
     # Type checkers see the lazy entry points as the functions they are.
     from collections.abc import Callable
-    from pathlib import Path
 
     from .analysis.advise import advise as advise
-    from .analysis.analyse import GameAnalysis
+    from .analysis.analyse import analyse as analyse
     from .analysis.best import SeatReport
     from .analysis.bid import bid as bid
     from .analysis.odds import odds as odds
     from .engine.nullouvert import analyse as null_ouvert
     from .formats.deal_input import DealInput
-    from .formats.iss import IssGame
     from .play.match import match as match
 
 __version__ = "0.1.0"
@@ -117,48 +115,6 @@ def parse_deal(text: str, *, game: Game | None = None, ouvert: bool = False, dec
     return parse_input(text, game=game, ouvert=ouvert, declarer=declarer).require_spec()
 
 
-def analyse(game: str | Path | GameSpec | DealInput | IssGame, *, solver: Solver | None = None,
-            review: bool = True) -> GameAnalysis:
-    """Card-by-card double-dummy analysis of one played game, whatever its input kind.
-
-    *game* is an ISS record (its text or an :class:`~skatdd.formats.iss.IssGame`),
-    a JSON deal object with ``played`` (its text or the :class:`GameSpec`
-    read from it), a :class:`~skatdd.formats.deal_input.DealInput` from the
-    readers, or a :class:`~pathlib.Path` to a file holding one game; a
-    ``str`` is always the game's text, never a path.  *solver* (default: a
-    new one) is reused across calls when given; *review* adds the contract
-    review.  Returns a :class:`~skatdd.analysis.analyse.GameAnalysis`.
-    Raises :class:`SkatddError` subclasses for bad input, each naming the
-    offending token: :class:`~skatdd.core.errors.DealFormatError` for
-    what is no game to analyse (deal text, which holds no play, a number, a
-    missing file).
-    """
-    from pathlib import Path
-
-    from .analysis.analyse import analyse_input, analyse_iss, analyse_spec, analyse_text
-    from .core.errors import DealFormatError, quote
-    from .formats.deal_input import DealInput
-    from .formats.files import missing_file, read_source
-    from .formats.iss import IssGame
-    from .formats.readers import parse_input
-
-    if isinstance(game, Path):
-        if not game.is_file():
-            raise missing_file(str(game))
-        text, path = read_source(str(game))
-        game = parse_input(text, path=path)
-    if isinstance(game, str):
-        return analyse_text(game, solver=solver, review=review)
-    if isinstance(game, GameSpec):
-        return analyse_spec(game, solver=solver, review=review)
-    if isinstance(game, DealInput):
-        return analyse_input(game, solver=solver, review=review)
-    if isinstance(game, IssGame):
-        return analyse_iss(game, solver=solver, review=review)
-    raise DealFormatError(f"{quote(game)} is not a game to analyse: expected an ISS record or JSON deal object "
-                          f"(as text or a file), an IssGame, a GameSpec or a DealInput; got {type(game).__name__}")
-
-
 def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None = None,
          solver: Solver | None = None, all_lines: bool = False) -> list[SeatReport]:
     """``skatdd best`` for one deal: the best contract of each seat analysed.
@@ -182,10 +138,11 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
 
 
 #: The entry points defined here, by name (what the callable old modules call; see :func:`_entry_point`).
-_DEFINED: dict[str, Callable[..., Any]] = {"analyse": analyse, "best": best}
+_DEFINED: dict[str, Callable[..., Any]] = {"best": best}
 #: Name -> (module, function) of the entry points imported on first use.
 _LAZY: dict[str, tuple[str, str]] = {
     "advise": ("skatdd.analysis.advise", "advise"),
+    "analyse": ("skatdd.analysis.analyse", "analyse"),
     "bid": ("skatdd.analysis.bid", "bid"),
     "match": ("skatdd.play.match", "match"),
     "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),

@@ -1,4 +1,11 @@
-"""The best contract for a deal: every game, picked up or hand, scored by the ISkO.
+"""The best contract for a deal: every game, picked up or hand, scored by the ISkO (the search).
+
+This module holds the search: :class:`SeatSearch`, with :func:`best_contracts`
+and :func:`best_all_seats` over it.  Its pieces are modules of their own: the
+results (:mod:`~skatdd.analysis.best_results`, re-exported here), the score
+bands and lazy probes (:mod:`~skatdd.analysis.bands`), the discards' tie
+order and classes (:mod:`~skatdd.analysis.discards`) and the order the
+discards are tried in (:mod:`~skatdd.analysis.discard_heuristic`).
 
 :func:`best_contracts` answers, for one declarer seat and a deal whose skat is
 the skat as dealt, what a double-dummy declarer should play (docs/cli.md,
@@ -50,8 +57,8 @@ discard that comes first *in order*.  The order: write each discard's two
 cards in display order (jacks CJ SJ HJ DJ, then clubs, spades, hearts,
 diamonds, each A T K Q 9 8 7) and compare the pairs lexicographically, first
 card first -- so ``CJ SJ`` comes before ``CJ C7`` comes before ``SJ HJ``
-(:func:`discard_order_key`).  For null every winning discard scores the same
-and has no value, so the first winning discard in that order is shown (the
+(:func:`~skatdd.analysis.discards.discard_order_key`).  For null every
+winning discard scores the same and has no value, so the first winning discard in that order is shown (the
 first discard of all when none wins).
 
 Choosing the best option
@@ -73,7 +80,7 @@ discards often reach the very same hands).
    twelve cards) and the bid are fixed, so a discard's score depends only on
    its band: declarer without a trick, <= 30, 31..60, 61..89, >= 90, every
    trick.  The score is non-decreasing in the band (checked in
-   :class:`_Bands`).  A discard is compared with the best so far (the
+   :class:`~skatdd.analysis.bands.Bands`).  A discard is compared with the best so far (the
    incumbent) by the fewest null-window questions that decide "is its
    (score, value) higher?": usually one, "does it reach the incumbent's
    value + 1?" (proof in :meth:`_PickedUp._beats`).  Only a discard that
@@ -82,25 +89,19 @@ discards often reach the very same hands).
    value = the discard's points, since a declarer kept trickless has exactly
    his discard).
 2. *Equivalent discards.*  Two discards give the same value, tricks and
-   score when they have the same card points and leave hands that differ
-   only inside runs of the declarer's own cards: in each follow group, sort
-   the live cards (the declarer's ten and the defenders' twenty) by power;
-   the defenders' cards cut the group into gaps.  If the two hands hold, in
-   every gap, the same multiset of card points, a bijection between the
-   hands that keeps each card's group, its points and its order against
-   every defender card turns every play of one game into a play of the other
-   with the same legal moves (groups agree), trick winners (within a trick
-   the declarer plays one card, so only its order against defender cards
-   matters) and trick points.  The engine's result is the same for both, so
-   only the first discard of each class in the tie order is searched.  In
-   null the points play no part (the class key drops them), and the
-   discard's own points do not matter.
+   score when they have the same card points and leave equivalent hands
+   against the defenders' twenty cards (:mod:`skatdd.analysis.discards`,
+   :mod:`skatdd.core.equivalence`: in every gap the defenders' cards leave
+   in a follow group, the same multiset of card points); only the first
+   discard of each class in the tie order is searched.  In null the points
+   play no part, and the discard's own points do not matter.
 3. *The hand game is a discard.*  The hand game's declarer holds the twelve
    cards minus the dealt skat, with the skat counting for him: exactly the
    picked-up game with the skat as its discard.  Its exact result seeds the
    picked-up search as the first incumbent.
 4. *Heuristic order.*  After that seed, discards are tried best-looking
-   first (points banked, voids made; trumps and aces kept), so the
+   first (:func:`~skatdd.analysis.discard_heuristic.discard_heuristic`:
+   points banked, voids made; trumps and aces kept), so the
    incumbent is usually the winner early and later discards fail their one
    null-window question quickly.
 5. *Null.*  Double-dummy null ouvert is null, so null ouvert costs nothing
@@ -115,408 +116,42 @@ discards often reach the very same hands).
 """
 from __future__ import annotations
 
-import itertools
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import combinations
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from skatdd.core.cards import (
-    ACE,
-    CARD_POINTS,
-    DISPLAY_ORDER,
-    TEN,
-    Card,
-    Mask,
-    card_name,
-    cards_of,
-    display_sorted,
-    points_of,
-)
+from skatdd.core.cards import ALL_CARDS, Card, Mask, card_name, cards_of, display_sorted
 from skatdd.core.errors import CardCountError, DuplicateCardError, InvalidSeatError, plural, quote
 from skatdd.core.position import Position
-from skatdd.core.rules import (
-    OUT_OF_SCHNEIDER_POINTS,
-    SCHNEIDER_POINTS,
-    SCHNEIDERED_POINTS,
-    WIN_POINTS,
-    Game,
-    follow_group,
-    power,
-    suit_mask,
-    trump_mask,
-)
+from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import Declaration, Score, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
+
+from .bands import ALL_TRICKS, SCHNEIDERED, Bands, Probe, band_of, tricks_arg
+from .best_results import GAME_ORDER, Option, SeatReport, best_index, option_position
+from .discard_heuristic import discard_heuristic
+from .discards import DiscardClass, discard_classes, discard_order_key
 
 __all__ = [
-    "GAME_ORDER", "Option", "SeatReport", "best_all_seats", "best_contracts", "discard_order_key",
+    "GAME_ORDER", "Option", "SeatReport", "SeatSearch", "best_all_seats", "best_contracts", "discard_order_key",
     "option_position",
 ]
 
-#: Games in the order options are listed (null ouvert follows null).
-GAME_ORDER = (Game.GRAND, Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS, Game.NULL)
-
-_DISPLAY_INDEX = {c: i for i, c in enumerate(DISPLAY_ORDER)}
-_ALL = (1 << 32) - 1
-
+#: ``progress(done, total)`` while a search runs.
 Progress = Callable[[int, int], None]
 
 
-def discard_order_key(cards: Iterable[Card]) -> tuple[int, ...]:
-    """Sort key of a discard for breaking ties: its cards' display positions, in display order.
+class SeatSearch:
+    """The searches of one declarer seat on one deal, and the options they build (module docstring).
 
-    Smaller keys come first (and win ties): ``CJ SJ`` < ``CJ C7`` < ``SJ HJ``.
+    *hands* and *skat* are the deal as dealt (masks), *declarer* the seat,
+    *bid* the bid or ``None``; *progress* is called once per discard class
+    searched.  :meth:`run` answers everything; :meth:`best_discard` (one
+    picked-up game's best discard) and :meth:`position` (the deal with the
+    declarer holding a given hand) serve ``odds`` as well.  Not thread-safe;
+    every answer goes through *solver*.
     """
-    return tuple(sorted(_DISPLAY_INDEX[c] for c in cards))
-
-
-# ---------------------------------------------------------------------------
-# Results
-
-
-@dataclass
-class Option:
-    """One declarable game with its double-dummy result and score (a row of ``options``, docs/cli.md).
-
-    Attributes:
-        game: the contract for play (null ouvert is ``Game.NULL`` with ``'ouvert'`` in *announce*).
-        hand: a hand game (skat not picked up).
-        discard: the two cards put away (display order), ``None`` for a hand game.
-        announce: announcements, implied levels included, from ``schneider``, ``schwarz``, ``ouvert``.
-        value: the declarer's double-dummy card points, skat or discard included; ``None`` in null.
-        declarer_wins: the declarer wins the game as scored (an overbid game is lost).
-        schneider, schwarz: ``'declarer'``, ``'defenders'`` or ``None`` (see the module docstring).
-        matadors: ``+N`` with / ``-N`` without N, 0 for null.
-        game_value: the game value (before any overbid adjustment).
-        score: the ISkO list score for the declarer, overbid included when a bid was given.
-        line: a principal variation from the first lead, card by card (null:
-            to the trick the declarer is forced to take); filled for the
-            option :attr:`SeatReport.best` copies, empty for the others
-            unless :func:`best_contracts` was asked for ``all_lines``.
-    """
-
-    game: Game
-    hand: bool
-    discard: list[Card] | None
-    announce: list[str]
-    value: int | None
-    declarer_wins: bool
-    schneider: str | None
-    schwarz: str | None
-    matadors: int
-    game_value: int
-    score: int
-    line: list[Card] = field(default_factory=list)
-
-    @property
-    def ouvert(self) -> bool:
-        """Ouvert declared (null ouvert, or a suit/grand ouvert hand game)."""
-        return "ouvert" in self.announce
-
-    @property
-    def declaration(self) -> Declaration:
-        """The :class:`~skatdd.core.scoring.Declaration` this option scores."""
-        return Declaration.from_options(self.game, hand=self.hand, announce=self.announce)
-
-    @property
-    def label(self) -> str:
-        """Readable contract: ``'clubs'``, ``'grand hand schneider announced'``, ``'null ouvert hand'``."""
-        return str(self.declaration)
-
-    def to_json(self) -> dict[str, Any]:
-        """The option as its JSON object (docs/cli.md), with canonical card codes."""
-        return {
-            "game": self.game.label,
-            "hand": self.hand,
-            "discard": None if self.discard is None else [card_name(c) for c in self.discard],
-            "announce": list(self.announce),
-            "value": self.value,
-            "declarer_wins": self.declarer_wins,
-            "schneider": self.schneider,
-            "schwarz": self.schwarz,
-            "matadors": self.matadors,
-            "game_value": self.game_value,
-            "score": self.score,
-            "line": [card_name(c) for c in self.line],
-        }
-
-
-@dataclass
-class SeatReport:
-    """Every option of one declarer seat, and the best (docs/cli.md, ``skatdd best``).
-
-    Attributes:
-        declarer: the seat analysed.
-        bid: the bid the options were scored against, or ``None``.
-        best: a copy of the option with the highest score (ties: first in *options*).
-        options: every declarable option, in the order of :data:`GAME_ORDER`
-            (null ouvert after null), picked up before hand.
-        nodes: engine nodes searched for this report.
-        seconds: wall time spent.
-    """
-
-    declarer: int
-    bid: int | None
-    best: Option
-    options: list[Option]
-    nodes: int
-    seconds: float
-
-    @property
-    def best_index(self) -> int:
-        """Index in :attr:`options` of the option :attr:`best` copies."""
-        return _best_index(self.options)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{declarer, bid, best, options, nodes, seconds}`` with canonical card codes."""
-        return {
-            "declarer": self.declarer,
-            "bid": self.bid,
-            "best": self.best.to_json(),
-            "options": [o.to_json() for o in self.options],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-        }
-
-
-# ---------------------------------------------------------------------------
-# Bands of a suit or grand game
-
-
-# Band indices, low to high.
-NO_TRICK, SCHNEIDERED, LOST, WON, SCHNEIDER, ALL_TRICKS = range(6)
-# Lowest value of each points band (NO_TRICK and ALL_TRICKS are about tricks).
-_BAND_FLOOR = {SCHNEIDERED: 0, LOST: OUT_OF_SCHNEIDER_POINTS, WON: WIN_POINTS, SCHNEIDER: SCHNEIDER_POINTS}
-
-
-def _band(value: int, takes_all: bool, trickless: bool) -> int:
-    """The band of an outcome: its value and whether the declarer takes every / no trick."""
-    if takes_all:
-        return ALL_TRICKS
-    if trickless:
-        return NO_TRICK
-    if value >= SCHNEIDER_POINTS:
-        return SCHNEIDER
-    if value >= WIN_POINTS:
-        return WON
-    if value >= OUT_OF_SCHNEIDER_POINTS:
-        return LOST
-    return SCHNEIDERED
-
-
-def _tricks_arg(takes_all: bool, trickless: bool) -> int | None:
-    """``tricks`` for :func:`score_game`: 10, 0, or ``None`` (neither side schwarz)."""
-    return 10 if takes_all else 0 if trickless else None
-
-
-class _Bands:
-    """Scores of the six bands of one picked-up suit or grand game (matadors and bid fixed)."""
-
-    def __init__(self, game: Game, matadors: int, bid: int | None) -> None:
-        decl = Declaration(game)
-        samples = {NO_TRICK: (0, 0), SCHNEIDERED: (SCHNEIDERED_POINTS, None), LOST: (WIN_POINTS - 1, None),
-                   WON: (WIN_POINTS, None), SCHNEIDER: (SCHNEIDER_POINTS, None), ALL_TRICKS: (120, 10)}
-        self.score = [score_game(decl, matadors=matadors, points=p, tricks=t, bid=bid).score
-                      for p, t in (samples[b] for b in range(6))]
-        # The whole search relies on this: a higher band never scores less.
-        assert all(a <= b for a, b in itertools.pairwise(self.score)), self.score
-
-    def above(self, score: int) -> int | None:
-        """The lowest band scoring more than *score*, or ``None``."""
-        for b in range(6):
-            if self.score[b] > score:
-                return b
-        return None
-
-    def lowest_equal(self, score: int) -> int:
-        """The lowest band scoring exactly *score*."""
-        return self.score.index(score)
-
-
-# ---------------------------------------------------------------------------
-# One position's facts, asked lazily
-
-
-class _Probe:
-    """What is known about one suit/grand position (a declarer hand and its discard or skat).
-
-    Caches bounds on the value and the two trick facts, and asks the solver
-    only what the bounds do not already decide.  Every answer is exact
-    double-dummy; nothing is guessed.
-    """
-
-    __slots__ = ("_all", "_none", "discard_points", "hi", "lo", "pos", "solver")
-
-    def __init__(self, solver: Solver, pos: Position) -> None:
-        self.pos = pos
-        self.solver = solver
-        self.discard_points = points_of(pos.skat)
-        self.lo = self.discard_points   # the declarer always keeps his discard
-        self.hi = 120
-        self._all: bool | None = None
-        self._none: bool | None = None
-
-    def at_least(self, target: int) -> bool:
-        """Does the declarer reach *target* card points (discard included)?"""
-        if target <= self.lo:
-            return True
-        if target > self.hi:
-            return False
-        if self.solver.reaches(self.pos, target):
-            self.lo = target
-            return True
-        self.hi = target - 1
-        return False
-
-    def value(self) -> int:
-        """The exact value.
-
-        The two trick questions go first: they cost next to nothing next to
-        a points search (a declarer who takes every trick is seen by the
-        engine's sure-trick bounds at once, while proving 120 points means
-        refuting every way the defenders can discard), and either one, when
-        true, fixes the value: every trick is 120 points, no trick is the
-        discard's points.  Otherwise the engine's exact search.
-        """
-        if self.lo < self.hi and self.hi == 120:
-            self.takes_all()
-        if self.lo < self.hi and self.lo <= self.discard_points:
-            self.trickless()
-        if self.lo < self.hi:
-            v = self.solver.value(self.pos, lower=self.lo, upper=self.hi)
-            assert v is not None
-            self.lo = self.hi = v
-        return self.lo
-
-    def takes_all(self) -> bool:
-        """Does the declarer take every trick?  (Only possible with value 120.)"""
-        if self._all is None:
-            self._all = self.hi >= 120 and self.solver.declarer_takes_all(self.pos)
-            if self._all:
-                self.lo = self.hi = 120
-        return self._all
-
-    def trickless(self) -> bool:
-        """Can the defenders keep the declarer from taking any trick?  (Then value = his discard.)"""
-        if self._none is None:
-            self._none = self.lo <= self.discard_points and self.solver.defenders_take_all(self.pos)
-            if self._none:
-                self.hi = self.discard_points
-        return self._none
-
-    def outcome(self) -> tuple[int, bool, bool]:
-        """``(value, takes_all, trickless)``, exact."""
-        v = self.value()
-        return v, (v == 120 and self.takes_all()), (v == self.discard_points and self.trickless())
-
-    def band(self) -> int:
-        return _band(*self.outcome())
-
-
-# ---------------------------------------------------------------------------
-# Discard classes
-
-
-def _discards(twelve: Mask) -> list[tuple[Card, Card]]:
-    """The 66 discards of *twelve*, each as a pair in display order, sorted in the tie order."""
-    pairs = [tuple(display_sorted(p)) for p in combinations(cards_of(twelve), 2)]
-    return sorted(pairs, key=discard_order_key)  # type: ignore[arg-type]
-
-
-def _group_orders(game: Game) -> list[list[Card]]:
-    """Cards of each follow group of *game*, lowest power first."""
-    groups: dict[int, list[Card]] = {}
-    for c in map(Card, range(32)):
-        groups.setdefault(follow_group(c, game), []).append(c)
-    return [sorted(cs, key=lambda c: power(c, game)) for _, cs in sorted(groups.items())]
-
-
-def _class_key(game: Game, orders: list[list[Card]], hand: Mask, defenders: Mask, discard_points: int) -> tuple[Any, ...]:
-    """Key equal for discards that play identically (module docstring, reduction 2).
-
-    Per follow group, the multiset of the declarer's card points in each gap
-    between the defenders' cards (null: only how many cards), plus the
-    discard's points (suit and grand).
-    """
-    null = game.is_null
-    key: list[Any] = [] if null else [discard_points]
-    for order in orders:
-        run: list[int] = []
-        for c in order:
-            if defenders >> c & 1:
-                key.append(tuple(sorted(run)) if not null else len(run))
-                run = []
-            elif hand >> c & 1:
-                run.append(0 if null else CARD_POINTS[c])
-        key.append(tuple(sorted(run)) if not null else len(run))
-    return tuple(key)
-
-
-@dataclass
-class _Class:
-    """A class of equivalent discards: the first in tie order represents them all."""
-
-    discard: tuple[Card, Card]
-    hand: Mask
-    order: tuple[int, ...]
-    members: list[tuple[Card, Card]] = field(default_factory=list)
-
-
-def _discard_classes(game: Game, twelve: Mask, defenders: Mask) -> list[_Class]:
-    """One :class:`_Class` per class of equivalent discards, in tie order of their representatives."""
-    orders = _group_orders(game)
-    classes: dict[tuple[Any, ...], _Class] = {}
-    for pair in _discards(twelve):
-        dmask = 1 << pair[0] | 1 << pair[1]
-        hand = twelve & ~dmask
-        key = _class_key(game, orders, hand, defenders, points_of(dmask))
-        if key not in classes:
-            classes[key] = _Class(pair, hand, discard_order_key(pair))
-        classes[key].members.append(pair)
-    return list(classes.values())
-
-
-def _heuristic(game: Game, twelve: Mask, pair: tuple[Card, Card]) -> int:
-    """How promising a discard looks (higher first); only orders the search, never decides.
-
-    A linear estimate of the discard's double-dummy value relative to the
-    other discards, its weights fitted by least squares to exhaustive runs
-    (every discard solved exactly) over realistic deals: per discarded card,
-    +0.6 a card point banked, -6 a trump, -9 a side ace, -4 a ten whose ace
-    stays in hand; +7 for a side suit made void (+5 in grand), +1 for one
-    left with a single card.  Scaled by 10 to stay integral.
-    """
-    trumps = trump_mask(game)
-    dmask = 1 << pair[0] | 1 << pair[1]
-    hand = twelve & ~dmask
-    score = 0
-    for c in pair:
-        score += 6 * CARD_POINTS[c]
-        if trumps >> c & 1:
-            score -= 60
-            continue
-        rank, suit = c & 7, c >> 3
-        if rank == ACE:
-            score -= 90
-        elif rank == TEN and hand >> (suit * 8 + ACE) & 1:
-            score -= 40
-        left = hand & suit_mask(suit) & ~trumps
-        if left == 0:
-            score += 50 if game == Game.GRAND else 70
-        elif left.bit_count() == 1:
-            score += 10
-    return score
-
-
-# ---------------------------------------------------------------------------
-# The analysis of one seat
-
-
-class _Seat:
-    """Runs the searches of one seat and builds its options."""
 
     def __init__(self, solver: Solver, hands: list[Mask], skat: Mask, declarer: int, bid: int | None,
                  progress: Progress | None) -> None:
@@ -526,33 +161,36 @@ class _Seat:
         self.declarer = declarer
         self.bid = bid
         self.twelve = hands[declarer] | skat
-        self.defenders = _ALL & ~self.twelve
+        self.defenders = ALL_CARDS & ~self.twelve
         self.progress = progress
         self.done = 0
         self.total = 0
 
     # -- helpers -----------------------------------------------------------
     def position(self, game: Game, hand: Mask, skat: Mask) -> Position:
+        """The position before the first card of *game* with the declarer holding *hand* and *skat* as the skat."""
         hands = list(self.hands)
         hands[self.declarer] = hand
         return Position(game, self.declarer, hands, skat, leader=0)
 
     def tick(self, n: int = 1) -> None:
+        """Count *n* discard classes as done and report progress."""
         self.done += n
         if self.progress is not None:
             self.progress(min(self.done, self.total), self.total)
 
     def null_allowed(self, ouvert: bool, hand: bool) -> bool:
+        """A null (*ouvert*, *hand*) can be declared after the bid (always without one)."""
         return self.bid is None or _null_allowed(ouvert, hand, self.bid)
 
     # -- suit and grand ----------------------------------------------------
-    def points_game(self, game: Game, classes: list[_Class]) -> list[Option]:
+    def points_game(self, game: Game, classes: list[DiscardClass]) -> list[Option]:
         """The picked-up and the hand option of a suit or grand game."""
         m = count_matadors(game, self.twelve)
-        bands = _Bands(game, m, self.bid)
+        bands = Bands(game, m, self.bid)
 
         # Hand game = the discard of the dealt skat (reduction 3).
-        hand_probe = _Probe(self.solver, self.position(game, self.hands[self.declarer], self.skat))
+        hand_probe = Probe(self.solver, self.position(game, self.hands[self.declarer], self.skat))
         hand_outcome = hand_probe.outcome()
         hand_option = self._hand_option(game, m, *hand_outcome)
         self.tick()
@@ -562,20 +200,21 @@ class _Seat:
         picked_option = self._option(game, Declaration(game), m, value, takes_all, trickless, list(best.discard))
         return [picked_option, hand_option]
 
-    def best_discard(self, game: Game, classes: list[_Class], bands: _Bands, hand_probe: _Probe) -> tuple[_Class, _Probe]:
+    def best_discard(self, game: Game, classes: list[DiscardClass], bands: Bands,
+                     hand_probe: Probe) -> tuple[DiscardClass, Probe]:
         """The discard class of a picked-up suit or grand *game* with the highest (score, value, tie order).
 
-        *classes* are :func:`_discard_classes` of the twelve cards, *bands*
+        *classes* are :func:`discard_classes` of the twelve cards, *bands*
         the game's band scores, *hand_probe* the hand game's probe (the dealt
         skat as discard), which seeds the search (reduction 3).  Returns the
-        class and its probe, whose :meth:`_Probe.outcome` is then cheap.
+        class and its probe, whose :meth:`Probe.outcome` is then cheap.
         """
         picked = _PickedUp(self, game, bands)
         skat_pair = tuple(display_sorted(cards_of(self.skat)))
         seed = next(c for c in classes if skat_pair in c.members)
         picked.offer_known(seed, hand_probe)
         rest = [c for c in classes if c is not seed]
-        rest.sort(key=lambda c: (-_heuristic(game, self.twelve, c.discard), c.order))
+        rest.sort(key=lambda c: (-discard_heuristic(game, self.twelve, c.discard), c.order))
         for cls in rest:
             picked.offer(cls)
             self.tick()
@@ -584,7 +223,8 @@ class _Seat:
 
     def _option(self, game: Game, decl: Declaration, m: int, value: int, takes_all: bool, trickless: bool,
                 discard: list[Card] | None) -> Option:
-        sc = score_game(decl, matadors=m, points=value, tricks=_tricks_arg(takes_all, trickless), bid=self.bid)
+        """The option of *decl* with the outcome (*value*, *takes_all*, *trickless*) and *m* matadors."""
+        sc = score_game(decl, matadors=m, points=value, tricks=tricks_arg(takes_all, trickless), bid=self.bid)
         return _option_from_score(game, decl, discard, value, sc)
 
     def _hand_option(self, game: Game, m: int, value: int, takes_all: bool, trickless: bool) -> Option:
@@ -604,14 +244,14 @@ class _Seat:
         return best
 
     # -- null ----------------------------------------------------------------
-    def null_game(self, classes: list[_Class]) -> list[Option]:
+    def null_game(self, classes: list[DiscardClass]) -> list[Option]:
         """Null and null ouvert, picked up and hand (those the bid allows)."""
         want_picked = any(self.null_allowed(o, False) for o in (False, True))
         want_hand = any(self.null_allowed(o, True) for o in (False, True))
         options: list[Option] = []
         picked: tuple[list[Card], bool] | None = None
         if want_picked:
-            chosen: _Class | None = None
+            chosen: DiscardClass | None = None
             for i, cls in enumerate(classes):  # tie order: the first winner is the answer
                 self.tick()
                 if self.solver.declarer_wins(self.position(Game.NULL, cls.hand, self.twelve & ~cls.hand)):
@@ -634,6 +274,7 @@ class _Seat:
         return options
 
     def _null_option(self, ouvert: bool, hand: bool, discard: list[Card] | None, wins: bool) -> Option:
+        """The null option (*ouvert*, *hand*) that the declarer *wins* or loses."""
         decl = Declaration(Game.NULL, hand=hand, ouvert=ouvert)
         sc = score_game(decl, tricks=0 if wins else 1, bid=self.bid)
         return _option_from_score(Game.NULL, decl, discard, None, sc)
@@ -646,9 +287,13 @@ class _Seat:
 
     # -- everything ------------------------------------------------------------
     def run(self, *, all_lines: bool = False) -> tuple[Option, list[Option]]:
-        plans: list[tuple[Game, list[_Class]]] = []
+        """``(best, options)``: every option in :data:`GAME_ORDER`, and a copy of the best, its line filled.
+
+        *all_lines* fills every option's line, not only the best one's.
+        """
+        plans: list[tuple[Game, list[DiscardClass]]] = []
         for game in GAME_ORDER:
-            plans.append((game, _discard_classes(game, self.twelve, self.defenders)))
+            plans.append((game, discard_classes(game, self.twelve, self.defenders)))
         # One tick per discard class of every game (a suit or grand game's hand
         # game stands for its seed class) and one for the null hand game.
         self.total = sum(len(cs) for _, cs in plans) + 1
@@ -658,33 +303,14 @@ class _Seat:
                 options.extend(self.null_game(classes))
             else:
                 options.extend(self.points_game(game, classes))
-        best_index = _best_index(options)
-        targets = options if all_lines else [options[best_index]]
+        chosen_index = best_index(options)
+        targets = options if all_lines else [options[chosen_index]]
         for opt in targets:
             opt.line = self.line(opt)
-        chosen = options[best_index]
+        chosen = options[chosen_index]
         best = replace(chosen, line=list(chosen.line), announce=list(chosen.announce),
                        discard=None if chosen.discard is None else list(chosen.discard))
         return best, options
-
-
-def _best_index(options: list[Option]) -> int:
-    """The best option: highest score; among equal scores the first in the list."""
-    return max(range(len(options)), key=lambda i: (options[i].score, -i))
-
-
-def option_position(option: Option, hands: list[Mask], skat: Mask, declarer: int) -> Position:
-    """The position before the first card when *declarer* plays *option* on the deal (*hands*, *skat* as dealt).
-
-    Picked up: the declarer holds his twelve cards minus the discard, which
-    becomes the position's skat; hand: the hands and skat as dealt.
-    """
-    hands = list(hands)
-    if option.discard is not None:
-        dmask = 1 << option.discard[0] | 1 << option.discard[1]
-        hands[declarer] = (hands[declarer] | skat) & ~dmask
-        skat = dmask
-    return Position(option.game, declarer, hands, skat, leader=0)
 
 
 def _null_allowed(ouvert: bool, hand: bool, bid: int) -> bool:
@@ -694,6 +320,7 @@ def _null_allowed(ouvert: bool, hand: bool, bid: int) -> bool:
 
 def _option_from_score(game: Game, decl: Declaration, discard: list[Card] | None, value: int | None,
                        sc: Score) -> Option:
+    """The :class:`Option` of *decl* scored *sc* (discard in display order)."""
     return Option(
         game=game, hand=decl.hand, discard=None if discard is None else display_sorted(discard),
         announce=decl.announce, value=value, declarer_wins=sc.declarer_wins,
@@ -710,38 +337,38 @@ class _PickedUp:
     order).
     """
 
-    def __init__(self, seat: _Seat, game: Game, bands: _Bands) -> None:
+    def __init__(self, seat: SeatSearch, game: Game, bands: Bands) -> None:
         self.seat = seat
         self.game = game
         self.bands = bands
-        self.best: _Class | None = None
-        self.best_probe: _Probe | None = None
+        self.best: DiscardClass | None = None
+        self.best_probe: Probe | None = None
         self.best_score = 0
         self.best_value = 0
         self.best_band = 0
 
-    def _probe(self, cls: _Class) -> _Probe:
+    def _probe(self, cls: DiscardClass) -> Probe:
         dmask = self.seat.twelve & ~cls.hand
-        return _Probe(self.seat.solver, self.seat.position(self.game, cls.hand, dmask))
+        return Probe(self.seat.solver, self.seat.position(self.game, cls.hand, dmask))
 
-    def _adopt(self, cls: _Class, probe: _Probe) -> None:
+    def _adopt(self, cls: DiscardClass, probe: Probe) -> None:
         value, takes_all, trickless = probe.outcome()
-        band = _band(value, takes_all, trickless)
+        band = band_of(value, takes_all, trickless)
         self.best, self.best_probe = cls, probe
         self.best_score, self.best_value, self.best_band = self.bands.score[band], value, band
 
-    def offer_known(self, cls: _Class, probe: _Probe) -> None:
+    def offer_known(self, cls: DiscardClass, probe: Probe) -> None:
         """Make *cls* (whose *probe* may already know its outcome) the first incumbent."""
         assert self.best is None
         self._adopt(cls, probe)
 
-    def offer(self, cls: _Class) -> None:
+    def offer(self, cls: DiscardClass) -> None:
         """Consider *cls*; it becomes the incumbent when it beats it."""
         probe = self._probe(cls)
         if self.best is None or self._beats(cls, probe):
             self._adopt(cls, probe)
 
-    def _beats(self, cls: _Class, probe: _Probe) -> bool:
+    def _beats(self, cls: DiscardClass, probe: Probe) -> bool:
         """Is (score, value, earlier in tie order) of *cls* higher than the incumbent's?
 
         Let S*, V*, B* be the incumbent's score, value and band, B+ the lowest
@@ -785,18 +412,16 @@ class _PickedUp:
         return True
 
 
-# ---------------------------------------------------------------------------
-# Public API
-
 
 def _check_deal(hands: list[int], skat: int, declarer: int) -> None:
+    """Raise for a seat other than 0..2 or a deal that is not 10+10+10+2 distinct cards (as masks)."""
     if isinstance(declarer, bool) or not isinstance(declarer, int) or not 0 <= declarer <= 2:
         raise InvalidSeatError(f"unknown seat {quote(declarer)}: expected 0, 1 or 2")
     if len(hands) != 3:
         raise CardCountError(f"a deal has three hands, got {len(hands)}")
     seen = 0
     for name, mask, want in [(f"hand {i}", h, 10) for i, h in enumerate(hands)] + [("skat", skat, 2)]:
-        if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= _ALL:
+        if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= ALL_CARDS:
             raise CardCountError(f"{name} must be a 32-bit card mask, got {quote(mask)}")
         if mask.bit_count() != want:
             raise CardCountError(f"{name} has {plural(mask.bit_count(), 'card')}: expected {want}")
@@ -817,7 +442,7 @@ def best_contracts(
         declarer: the seat to analyse (0, 1, 2).
         bid: the bid, to apply the overbid rule and leave out nulls below it.
         solver: the :class:`~skatdd.engine.solve.Solver` to use (its table is kept
-            and reused; pass one to share it across seats and deals).
+            and reused; pass one to share it across seats and deals; ``None``: a new default one).
         progress: called as ``progress(done, total)`` while the search runs.
         all_lines: compute the principal line of every option, not only of ``best``.
 
@@ -833,9 +458,9 @@ def best_contracts(
     if bid is not None:
         score_game(Declaration(Game.GRAND), matadors=1, points=WIN_POINTS, bid=bid)  # validates the bid
     start = time.perf_counter()
-    solver = solver if solver is not None else Solver()
+    solver = solver_or_default(solver)
     nodes0 = solver.nodes
-    seat = _Seat(solver, list(hands), skat, declarer, bid, progress)
+    seat = SeatSearch(solver, list(hands), skat, declarer, bid, progress)
     best, options = seat.run(all_lines=all_lines)
     return SeatReport(
         declarer=declarer, bid=bid, best=best, options=options,
@@ -848,7 +473,7 @@ def best_all_seats(
     progress: Progress | None = None, all_lines: bool = False, seats: Sequence[int] = (0, 1, 2),
 ) -> list[SeatReport]:
     """:func:`best_contracts` for each of *seats* (default all three), sharing one solver; *progress* spans them all."""
-    solver = solver if solver is not None else Solver()
+    solver = solver_or_default(solver)
     reports = []
     for k, seat in enumerate(seats):
         def seat_progress(done: int, total: int, k: int = k) -> None:

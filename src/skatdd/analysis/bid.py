@@ -85,7 +85,8 @@ from skatdd.core.seeds import generator
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 
-from .best import ALL_TRICKS, GAME_ORDER, SCHNEIDER
+from .bands import ALL_TRICKS, SCHNEIDER
+from .best_results import GAME_ORDER
 from .bid_skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
 from .bid_tasks import BidJob, SkatDraw, draw_skats, handle
 from .odds import _read_view

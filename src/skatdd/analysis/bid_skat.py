@@ -14,7 +14,8 @@ from skatdd.core.cards import Card, Mask
 from skatdd.core.rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import NULL_VALUES, Declaration, score_game
 
-from .best import ALL_TRICKS, GAME_ORDER, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
+from .bands import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
+from .best_results import GAME_ORDER
 from .bid_tasks import game_values
 
 __all__ = ["Choice", "GameOnSkat", "SkatOutcome", "hand_declarations", "null_allowed", "scored"]

@@ -29,7 +29,8 @@ from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.runner.lines import LineOutcome
 
-from .best import _Bands, _heuristic
+from .bands import Bands as _Bands
+from .discard_heuristic import discard_heuristic as _heuristic
 from .odds import (
     _band_range,
     _classes,

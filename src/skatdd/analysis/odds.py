@@ -107,21 +107,14 @@ from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import LineOutcome, run_lines, worker_count
 
-from .best import (
-    ALL_TRICKS,
-    GAME_ORDER,
-    LOST,
-    NO_TRICK,
-    SCHNEIDER,
-    SCHNEIDERED,
-    WON,
-    _Bands,
-    _Class,
-    _discard_classes,
-    _heuristic,
-    _Probe,
-    _Seat,
-)
+from .bands import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
+from .bands import Bands as _Bands
+from .bands import Probe as _Probe
+from .best import SeatSearch as _Seat
+from .best_results import GAME_ORDER
+from .discard_heuristic import discard_heuristic as _heuristic
+from .discards import DiscardClass as _Class
+from .discards import discard_classes as _discard_classes
 from .worlds import (
     MAX_WORLDS,
     SKAT,

@@ -325,8 +325,9 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
             pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
-        stream_results(lambda emit: analyse_lines(todo, jobs=workers, tt_mb=tt_mb, review=review, emit=wrap(emit),
-                                                  worlds=worlds, seed=seed, dask=run.dask, total=total),
+        stream_results(lambda emit: analyse_lines(todo, jobs=workers, solver=Solver(tt_mb=tt_mb), review=review,
+                                                  emit=wrap(emit), worlds=worlds, seed=seed, dask=run.dask,
+                                                  total=total),
                        total, what="games could not be analysed", sink=sink, on_record=on_record)
 
 
