@@ -27,7 +27,7 @@ ALLOWED_UPWARD = {
     # Analysis hands its many-line jobs to the line runner (run_lines, worker_count) and uses its
     # outcome types (LineOutcome, BatchSummary, OK); the runner itself needs only core/formats/engine,
     # so moving the runner's leaf pieces below analysis (runner/outcome.py) removes these.
-    ("skatdd.analysis.advise", "skatdd.runner.lines"),
+    ("skatdd.analysis.world_runner", "skatdd.runner.lines"),
     ("skatdd.analysis.analyse", "skatdd.runner.lines"),
     ("skatdd.analysis.analyse", "skatdd.runner.game_lines"),
     ("skatdd.analysis.bid", "skatdd.runner.lines"),

@@ -53,7 +53,7 @@ from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver
 
-from .advise import WinRule, card_results, world_position
+from .world_values import WinRule, card_results, world_position
 from .worlds import World
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
