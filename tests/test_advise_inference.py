@@ -81,11 +81,11 @@ def test_one_engine_call_equals_world_by_world(solver: Solver, announce: str) ->
             worlds, _ = choose_worlds(mover_view(pos, decl), 12, random.Random(cards))
             public = world_position(pos, worlds[0])
             rule = WinRule.of(decl)
-            many, nodes = card_results_many(solver, public, rule, worlds)
+            many, nodes = card_results_many(public, rule, worlds, solver=solver)
             one, total = [], 0
             for world in worlds:
                 solver.clear()
-                one.append(card_results(solver, world_position(pos, world), rule))
+                one.append(card_results(world_position(pos, world), rule, solver=solver))
                 total += solver.nodes
             assert many == one
             assert nodes == total  # the same search, world for world: the golden node counts stay
@@ -109,7 +109,7 @@ def test_weights_are_the_bidding_models_when_every_world_is_solved(solver: Solve
     weights = [auction_likelihood(auction, w.start_hands(view), others) for w in worlds]
     assert len(set(weights)) > 1  # the bidding does tell these worlds apart
     rule = WinRule.of(decl)
-    results = [card_results(solver, world_position(pos, w), rule) for w in worlds]
+    results = [card_results(world_position(pos, w), rule, solver=solver) for w in worlds]
     total = sum(weights)
     for card in advice.cards:
         win = sum(w for w, r in zip(weights, results, strict=True) if r[card.card][1]) / total

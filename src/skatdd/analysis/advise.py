@@ -190,6 +190,18 @@ class _Decision:
             self.final_weights.extend(result.weights if result.weights is not None else [1.0] * len(result.results))
 
 
+#: Worlds of one decision cheap enough to solve in this process rather than start worker processes (about
+#: 40 ms on the 2-core machine), by the cards in the mover's hand: measured on the fixture and held-out games
+#: (benchmarks/bench_advise.py), a world with three cards a hand costs about 10 microseconds, with four about
+#: 80.  More cards: always the workers.
+LOCAL_WORLDS = {1: 4000, 2: 4000, 3: 4000, 4: 500}
+
+
+def _is_small(pos: Position, count: int) -> bool:
+    """A decision of *count* worlds at *pos* costs less than starting workers (:data:`LOCAL_WORLDS`)."""
+    return count <= LOCAL_WORLDS.get(pos.hands[pos.to_move].bit_count(), 0)
+
+
 def _honest_applies(pos: Position, honest: int | None) -> bool:
     """The honest search is asked for and *pos* is a declarer decision with at most that many tricks left."""
     return honest is not None and honest_refusal(pos, honest) is None
@@ -287,7 +299,7 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
         tally.add(result.results, result.weights)
         plan.take(result)
 
-    runner.run(plan.chunks(), worlds=plan.count, tasks=plan.tasks, emit=emit)
+    runner.run(plan.chunks(), worlds=plan.count, tasks=plan.tasks, emit=emit, local=_is_small(pos, plan.count))
     cards = tally.cards(pos)
     best = best_cards(cards, pos.to_move == pos.declarer)
     honest_advice = None if honest is None else _honest(plan, declaration, honest, cards, best, runner)

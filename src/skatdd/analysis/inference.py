@@ -49,7 +49,7 @@ from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, parse_seat
 from skatdd.core.scoring import Declaration
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.readers import parse_input
 from skatdd.formats.spec import replay_cards
 
@@ -202,13 +202,13 @@ class PlayEvidence(NamedTuple):
     temperature: float = TEMPERATURE
     max_cards: int = PLAY_CARDS
 
-    def likelihood(self, solver: Solver, game: Game, declarer: int, world: World) -> tuple[float, int]:
-        """``(likelihood, searches)`` of the cards played in *world* (its hands as held now)."""
+    def likelihood(self, game: Game, declarer: int, world: World, *, solver: Solver | None = None) -> tuple[float, int]:
+        """``(likelihood, searches)`` of the cards played in *world* (its hands as held now; *solver*: default a new one)."""
         hands = list(world.hands)
         for seat, card in self.played:
             hands[seat] |= 1 << card
         start = _start_position(self.start, game, declarer, hands, world.skat)
-        return play_likelihood(solver, start, self.played, self.seats, temperature=self.temperature,
+        return play_likelihood(start, self.played, self.seats, solver=solver, temperature=self.temperature,
                                max_cards=self.max_cards)
 
 
@@ -280,9 +280,9 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
     drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool)
     play = play_evidence(view, evidence, inference, temperature=temperature, play_cards=play_cards)
     if play is not None:
-        solver = solver if solver is not None else Solver(tt_mb=16)
+        solver = solver_or_default(solver)
         for i, world in enumerate(drawn.worlds):
-            likelihood, used = play.likelihood(solver, evidence.game, evidence.declarer, world)
+            likelihood, used = play.likelihood(evidence.game, evidence.declarer, world, solver=solver)
             drawn.weights[i] *= likelihood
             drawn.searches += used
         drawn.ess = effective_size(drawn.weights)

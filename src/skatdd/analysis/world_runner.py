@@ -65,14 +65,14 @@ class Chunk(NamedTuple):
 
     def solve(self, solver: Solver) -> ChunkResult:
         """Every world's card results (one engine call), then the play likelihoods if asked for."""
-        results, nodes = card_results_many(solver, self.pos, self.rule, self.worlds)
+        results, nodes = card_results_many(self.pos, self.rule, self.worlds, solver=solver)
         weights = None if self.weights is None else list(self.weights)
         searches = 0
         if self.play is not None:
             weights = weights if weights is not None else [1.0] * len(self.worlds)
             for i, world in enumerate(self.worlds):
                 solver.reset_stats()
-                likelihood, used = self.play.likelihood(solver, self.pos.game, self.pos.declarer, world)
+                likelihood, used = self.play.likelihood(self.pos.game, self.pos.declarer, world, solver=solver)
                 weights[i] *= likelihood
                 searches += used
                 nodes += solver.nodes
@@ -163,16 +163,17 @@ class WorldRunner:
         self.solver = solver_or_default(self.solver)
         return self.solver
 
-    def run(self, chunks: Iterable[Chunk], *, worlds: int, tasks: int, emit: Emit) -> None:
+    def run(self, chunks: Iterable[Chunk], *, worlds: int, tasks: int, emit: Emit, local: bool = False) -> None:
         """Solve every chunk and call ``emit(result)`` for each, in order.
 
         *chunks* is read as the solvers need more (it may draw its worlds
         lazily); *worlds* and *tasks* are how many worlds and chunks it
         holds (for the progress callback, and to work in this process when
-        there is one chunk).
+        there is one chunk).  *local*: the caller knows the work is smaller
+        than starting worker processes costs, so it is done in this process.
         """
         done = 0
-        jobs = min(self.jobs, tasks)
+        jobs = 1 if local else min(self.jobs, tasks)
         if jobs == 0:
             return
 

@@ -18,7 +18,7 @@ from skatdd.core.cards import Card
 from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS
 from skatdd.core.scoring import Declaration
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
 from .worlds import World
 
@@ -52,14 +52,15 @@ def world_position(pos: Position, world: World) -> Position:
     )
 
 
-def card_results(solver: Solver, pos: Position, rule: WinRule) -> CardResults:
-    """``{card: (value, declarer wins)}`` for every legal card of *pos*, double-dummy.
+def card_results(pos: Position, rule: WinRule, *, solver: Solver | None = None) -> CardResults:
+    """``{card: (value, declarer wins)}`` for every legal card of *pos*, double-dummy (*solver*: default a new one).
 
     ``value`` is the declarer's final card points after the card (``None`` in
     null); the win follows *rule*.  Under schwarz announced the declarer wins
     only with every trick, which needs 120 points, so the trick question is
     asked only for cards worth 120.
     """
+    solver = solver_or_default(solver)
     values = solver.card_values(pos)
     if rule.kind == "null":
         return {card: (None, cv.declarer_wins) for card, cv in values.items()}
@@ -79,8 +80,9 @@ def card_results(solver: Solver, pos: Position, rule: WinRule) -> CardResults:
     return out
 
 
-def card_results_many(solver: Solver, pos: Position, rule: WinRule, worlds: Sequence[World]) -> tuple[list[CardResults], int]:
-    """Every world's :func:`card_results`, in order, and the nodes searched.
+def card_results_many(pos: Position, rule: WinRule, worlds: Sequence[World], *,
+                      solver: Solver | None = None) -> tuple[list[CardResults], int]:
+    """Every world's :func:`card_results`, in order, and the nodes searched (*solver*: default a new one).
 
     *pos* gives the public state the worlds share (its hands are not used).
     The worlds go to the engine in one :meth:`~skatdd.engine.solve.Solver.card_values_many`
@@ -94,12 +96,13 @@ def card_results_many(solver: Solver, pos: Position, rule: WinRule, worlds: Sequ
     """
     if not worlds:
         return [], 0
+    solver = solver_or_default(solver)
     results: list[CardResults] = []
     if rule.kind == "schwarz":
         nodes = 0
         for world in worlds:
             solver.clear()
-            results.append(card_results(solver, world_position(pos, world), rule))
+            results.append(card_results(world_position(pos, world), rule, solver=solver))
             nodes += solver.nodes
         return results, nodes
     hands = array("I", [mask for world in worlds for mask in world.hands])

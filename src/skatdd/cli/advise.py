@@ -191,7 +191,7 @@ def _worlds_lines(advice: Advice, mover: str) -> list[str]:
         text = (f"Weighed by {_INFERENCE_WORDS[advice.inference]}: effective sample size {advice.ess:.1f} "
                 f"of {plural(advice.evaluated, 'world')}")
         if advice.inference in ("bids", "all"):
-            text += f" (the bidding's over the {advice.pool:,} drawn: {advice.pool_ess:.1f})"
+            text += f" (the bidding alone, over the {advice.pool:,} worlds it weighed: {advice.pool_ess:.1f})"
         out.append(text)
     return out
 
