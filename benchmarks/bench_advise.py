@@ -12,7 +12,9 @@ solver per worker each run):
   its worlds (target <= 5 ms);
 * ``analyse --worlds 100 --no-review`` of the full 30-card games (target <= 30 s).
 
-Each measure runs the ways given with ``--ways``, interleaved game by game
+CPU is that of this process and its worker processes (``RUSAGE_CHILDREN``:
+each run's pool ends with it), a figure a loaded machine shifts far less
+than the wall time.  Each measure runs the ways given with ``--ways``, interleaved game by game
 in the same run (A/B): ``many`` is what the runner does (each chunk's worlds
 in one ``Solver.card_values_many`` call), ``loop`` the world-by-world Python
 loop it replaced (a cleared table and ``Solver.card_values`` a world), put
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -79,8 +82,10 @@ def late_position(game: IssGame) -> Position | None:
     return None
 
 
-def world_by_world(solver: Solver, pos: Position, rule: WinRule, worlds: Sequence[World]) -> tuple[list[CardResults], int]:
+def world_by_world(pos: Position, rule: WinRule, worlds: Sequence[World], *,
+                   solver: Solver | None = None) -> tuple[list[CardResults], int]:
     """The runner's solving before one engine call took the worlds: a cleared table and card_values() a world."""
+    solver = solver if solver is not None else Solver(tt_mb=TT_MB)
     results, nodes = [], 0
     for world in worlds:
         solver.clear()
@@ -100,14 +105,23 @@ def use_way(way: str) -> None:
 Measured = tuple[float, float, int, list[object]]
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (a run's worker pool ends with the run)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def time_advise(game: IssGame, worlds: int, jobs: int, seed: int = 1, pos: Position | None = None) -> Measured:
-    """``(wall s, CPU s of this process, nodes, the cards' numbers)`` of advise at *pos* (default: the first lead)."""
+    """``(wall s, CPU s of this process and its workers, nodes, the cards' numbers)`` of advise at *pos*.
+
+    *pos* defaults to the first lead.
+    """
     assert game.declaration is not None
     pos = game.start_position() if pos is None else pos
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), cpu_seconds()
     advice = advise(pos, game.declaration, worlds=worlds, seed=seed,
                     runner=WorldRunner(jobs=jobs, solver=Solver(tt_mb=TT_MB)))
-    return time.perf_counter() - wall, time.process_time() - cpu, advice.nodes, [c.to_json() for c in advice.cards]
+    return time.perf_counter() - wall, cpu_seconds() - cpu, advice.nodes, [c.to_json() for c in advice.cards]
 
 
 def time_late(game: IssGame, jobs: int) -> Measured | None:
@@ -117,14 +131,14 @@ def time_late(game: IssGame, jobs: int) -> Measured | None:
 
 
 def time_analyse(game: IssGame, worlds: int, jobs: int, seed: int = 1) -> Measured:
-    """``(wall s, CPU s of this process, single-dummy nodes, numbers)`` of ``analyse --worlds --no-review``."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """``(wall s, CPU s of this process and its workers, single-dummy nodes, numbers)`` of ``analyse --worlds``."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
     runner = WorldRunner(jobs=jobs, solver=Solver(tt_mb=TT_MB))
     analysis = judge_analysis(analyse_iss(game, review=False, solver=Solver(tt_mb=TT_MB)), worlds=worlds, seed=seed,
                               runner=runner)
     assert analysis.single_dummy is not None
     numbers: list[object] = [p.to_json() for p in analysis.single_dummy.plays]
-    return time.perf_counter() - wall, time.process_time() - cpu, analysis.single_dummy.nodes, numbers
+    return time.perf_counter() - wall, cpu_seconds() - cpu, analysis.single_dummy.nodes, numbers
 
 
 def _check(median: float, target: float, what: str) -> None:
@@ -154,7 +168,7 @@ Timer = Callable[[IssGame], "Measured | None"]
 
 
 def _report(title: str, games: list[IssGame], timer: Timer, ways: list[str], rounds: int) -> None:
-    """Print *title*, then per game and way the median wall time of *rounds* runs, CPU and nodes; then medians.
+    """Print *title*, then per game and way the median wall and CPU time of *rounds* runs and the nodes; then medians.
 
     The ways run interleaved (game by game, round by round) so that a change
     in the machine's load hits them alike; their numbers must agree.
@@ -163,6 +177,7 @@ def _report(title: str, games: list[IssGame], timer: Timer, ways: list[str], rou
     print(f"  {'game':>8} {'contract':<24} " + " ".join(f"{w + ' wall':>12} {w + ' cpu':>10}" for w in ways)
           + f" {'nodes':>13}")
     medians: dict[str, list[float]] = {w: [] for w in ways}
+    cpu_medians: dict[str, list[float]] = {w: [] for w in ways}
     for game in games:
         walls: dict[str, list[float]] = {w: [] for w in ways}
         cpus: dict[str, list[float]] = {w: [] for w in ways}
@@ -184,10 +199,12 @@ def _report(title: str, games: list[IssGame], timer: Timer, ways: list[str], rou
             continue
         for way in ways:
             medians[way].append(statistics.median(walls[way]))
+            cpu_medians[way].append(statistics.median(cpus[way]))
         print(f"  {game.id:>8} {game.declaration!s:<24} "
               + " ".join(f"{statistics.median(walls[w]) * 1000:>9.1f} ms {statistics.median(cpus[w]) * 1000:>7.1f} ms"
                          for w in ways) + f" {nodes:>13,}")
-    print("  median " + "   ".join(f"{w} {statistics.median(medians[w]) * 1000:.1f} ms wall" for w in ways)
+    print("  median " + "   ".join(f"{w} {statistics.median(medians[w]) * 1000:.1f} ms wall, "
+                                   f"{statistics.median(cpu_medians[w]) * 1000:.1f} ms CPU" for w in ways)
           + f"   ({len(medians[ways[0]])} games)")
 
 

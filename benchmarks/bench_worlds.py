@@ -68,7 +68,7 @@ def decision_worlds(game: IssGame, pos: Position, n: int) -> list[World]:
 def way_loop(solver: Solver, game: IssGame, pos: Position, worlds: list[World]) -> list[list[int]]:
     """World by world, as the world runners did: one cleared table and card_values() a world."""
     assert game.declaration is not None
-    results, _ = world_by_world(solver, pos, WinRule.of(game.declaration), worlds)
+    results, _ = world_by_world(pos, WinRule.of(game.declaration), worlds, solver=solver)
     null = pos.game.is_null
     rows = []
     for res in results:
