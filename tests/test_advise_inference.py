@@ -258,6 +258,7 @@ def test_text_marks_an_honest_best_card_that_pimc_does_not_choose(solver: Solver
     (["analyse", RECORD_541932, "--honest"], "--honest"),
     (["analyse", RECORD_541932, "--worlds", "3", "--inference", "bids,play"], "bids,play"),
     (["advise", RECORD_541932, "--worlds", "20000", "--inference", "bids"], "--worlds 20000"),
+    (["analyse", RECORD_541932, "--worlds", "20000", "--inference", "play"], "--worlds 20000"),
 ])
 def test_bad_options_exit_2_with_one_line(args: list[str], token: str) -> None:
     result = run_skatdd(*args)
@@ -280,3 +281,31 @@ def test_a_json_deals_bids_are_read_and_checked() -> None:
     assert obj["inference"] == "bids" and obj["pool_ess"] < obj["pool"]  # the auction was read and weighed
     bad = run_skatdd("advise", json.dumps({**deal, "bids": [[1, "x"]]}), "--worlds", "4", "--inference", "bids")
     assert bad.returncode == 2 and "'x'" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_file_of_games_gives_each_game_its_single_game_numbers(tmp_path: Path) -> None:
+    """The worker side (analyse_line) reads a JSON deal's bids and weighs as a single game does."""
+    from skatdd.formats.readers import load_deal
+
+    spec = load_deal(RECORD_541932)
+    spec.played = spec.played[:8]
+    game = json.dumps({**spec.to_json(), "bids": [[1, "18"], [0, "p"], [2, "20"], [1, "p"]]})
+    args = ["--worlds", "3", "--seed", "2", "--no-review", "--inference", "all"]
+    single = run_skatdd("analyse", game, *args, "--json", "--jobs", "1")
+    assert single.returncode == 0, single.stderr
+    path = tmp_path / "games.jsonl"
+    path.write_text(game + "\n" + game + "\n")
+    lines = run_skatdd("analyse", str(path), *args, "--jobs", "1")
+    assert lines.returncode == 0, lines.stderr
+
+    def numbers(text: str) -> dict:
+        obj = json.loads(text)
+        for key in ("seconds", "nodes", "line"):  # a file's later games find the solver's table warm
+            obj.pop(key, None)
+        return obj
+
+    expected = numbers(single.stdout)
+    assert [numbers(line) for line in lines.stdout.splitlines()] == [expected, expected]
+    plain = json.loads(run_skatdd("analyse", json.dumps(spec.to_json()), *args, "--json", "--jobs", "1").stdout)
+    # Without the auction the bidding weighs nothing, so some card's numbers differ.
+    assert [p["sd_ess"] for p in plain["plays"]] != [p["sd_ess"] for p in expected["plays"]]

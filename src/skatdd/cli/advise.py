@@ -12,7 +12,11 @@ the skat (he knows his discard) and announced nothing; a JSON deal's
 
 The worlds are drawn in this process from ``generator(--seed)`` (:mod:`skatdd.core.seeds`) and
 then solved on ``--jobs`` worker processes, so the answer does not depend
-on ``--jobs``.  A progress bar goes to stderr when it is a terminal; Ctrl-C
+on ``--jobs``.  ``--inference`` weighs them by the input's auction (an ISS
+record's moves, a JSON deal's ``bids``: :func:`skatdd.analysis.inference.input_auction`)
+and the cards played; ``--honest`` adds the declarer's honest endgame
+values (docs/inference.md).  The ``sd_*`` helpers and the shared options
+serve ``skatdd analyse --worlds`` too.  A progress bar goes to stderr when it is a terminal; Ctrl-C
 stops cleanly (exit 130).
 """
 from __future__ import annotations

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import click
 
-from skatdd.analysis.advise import WorldRunner, judge_analysis
+from skatdd.analysis.advise import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
 from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from skatdd.analysis.inference import input_auction
 from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
@@ -424,6 +424,10 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
         raise click.UsageError(f"{'--inference' if inference != 'none' else '--honest'} needs --worlds N "
                                "(it changes the single-dummy numbers)")
     honest_k = honest_tricks if honest else None
+    if worlds is not None and inference != "none" and worlds > MAX_INFERENCE_WORLDS:
+        # As below: the first trick of every game has more consistent worlds than that.
+        raise WorldCountError(f"--worlds {worlds}: with --inference a run weighs at most {MAX_INFERENCE_WORLDS:,} "
+                              f"worlds for one card (docs/cli.md); ask for at most {MAX_INFERENCE_WORLDS:,}")
     if worlds is not None and worlds > MAX_WORLDS:
         # Refused before any work, not game by game after each one's double-dummy analysis: in the first
         # trick a defender sees millions of consistent worlds (9,237,800 or more), so every game would fail.
