@@ -309,3 +309,18 @@ def test_a_file_of_games_gives_each_game_its_single_game_numbers(tmp_path: Path)
     plain = json.loads(run_skatdd("analyse", json.dumps(spec.to_json()), *args, "--json", "--jobs", "1").stdout)
     # Without the auction the bidding weighs nothing, so some card's numbers differ.
     assert [p["sd_ess"] for p in plain["plays"]] != [p["sd_ess"] for p in expected["plays"]]
+
+
+def test_every_world_is_enumerated_in_index_order() -> None:
+    """WorldSpace's direct enumeration (what an exact draw uses) gives space[0], space[1], ... exactly."""
+    checked = 0
+    for game in GAMES:
+        assert game.declaration is not None
+        for cards in (15, 18, 21, 24):
+            pos = _after(game, cards)
+            if pos.is_over():
+                continue
+            space = WorldSpace(mover_view(pos, game.declaration))
+            assert list(space) == [space[i] for i in range(len(space))]
+            checked += len(space)
+    assert checked > 1000
