@@ -321,6 +321,8 @@ def test_every_world_is_enumerated_in_index_order() -> None:
             if pos.is_over():
                 continue
             space = WorldSpace(mover_view(pos, game.declaration))
+            if len(space) > 20_000:
+                continue  # a game recorded without its play: the first lead's 42 million worlds
             assert list(space) == [space[i] for i in range(len(space))]
             checked += len(space)
     assert checked > 1000
