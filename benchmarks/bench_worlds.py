@@ -7,8 +7,8 @@ For each played fixture game (``tests/data/iss-games.txt``) two decisions:
   tricks), over all its worlds.
 
 Each decision's worlds are solved in this process, single-threaded:
-``loop`` is what a world runner does today (``Chunk.solve``: a cleared
-table and :meth:`Solver.card_values` a world, in Python), ``many-P`` one
+``loop`` is what the world runners did before (a cleared table and
+:meth:`Solver.card_values` a world, in Python), ``many-P`` one
 :meth:`Solver.card_values_many` call with table policy P.  Every way
 gives the same values (checked here on every run).  CPU time of this
 process; interleaved rounds, the median of each way a decision.
@@ -32,8 +32,8 @@ from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_advise import GAMES
-from skatdd.analysis.advise import Chunk, WinRule, mover_view
+from bench_advise import GAMES, world_by_world
+from skatdd.analysis.advise import WinRule, mover_view
 from skatdd.analysis.worlds import World, choose_worlds
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
@@ -66,10 +66,9 @@ def decision_worlds(game: IssGame, pos: Position, n: int) -> list[World]:
 
 
 def way_loop(solver: Solver, game: IssGame, pos: Position, worlds: list[World]) -> list[list[int]]:
-    """World by world, as a world runner does: one cleared table and card_values() a world."""
+    """World by world, as the world runners did: one cleared table and card_values() a world."""
     assert game.declaration is not None
-    chunk = Chunk(0, pos, WinRule.of(game.declaration), tuple(worlds))
-    results, _ = chunk.solve(solver)
+    results, _ = world_by_world(pos, WinRule.of(game.declaration), worlds, solver=solver)
     null = pos.game.is_null
     rows = []
     for res in results:

@@ -156,25 +156,25 @@ def test_play_likelihood_is_the_product_of_softmax_probabilities() -> None:
         hands[seat] |= 1 << card
     start = Position(pos.game, pos.declarer, hands, pos.skat, 0)
     seats = [s for s in range(3) if s != pos.to_move]
-    likelihood, searches = play_likelihood(solver, start, pos.history, seats, max_cards=10)
+    likelihood, searches = play_likelihood(start, pos.history, seats, solver=solver, max_cards=10)
     replay = start.copy()
     expected, asked = 1.0, 0
     for seat, card in pos.history:
         if seat in seats and len(replay.legal_moves()) > 1:
-            p, n = card_probability(solver, replay, card)
+            p, n = card_probability(replay, card, solver=solver)
             expected *= p
             asked += n
         replay.play(card)
     assert likelihood == pytest.approx(expected) and searches == asked
     # Probabilities over the legal cards sum to one; the double-dummy best card is the likeliest.
     probe = start.copy()
-    probs = {c: card_probability(solver, probe, c)[0] for c in probe.legal_moves()}
+    probs = {c: card_probability(probe, c, solver=solver)[0] for c in probe.legal_moves()}
     assert sum(probs.values()) == pytest.approx(1.0)
     values = solver.card_values(probe)
     side = 1 if probe.to_move == probe.declarer else -1
     best = max(values, key=lambda c: side * (values[c].value or 0))
     assert probs[best] == max(probs.values())
-    hot = {c: card_probability(solver, probe, c, temperature=1e9)[0] for c in probe.legal_moves()}
+    hot = {c: card_probability(probe, c, solver=solver, temperature=1e9)[0] for c in probe.legal_moves()}
     assert all(p == pytest.approx(1 / len(hot)) for p in hot.values())
 
 

@@ -189,7 +189,7 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, review: 
         claim=claim, ending=ending, review=contract_review, players=list(record.players),
         discard=list(record.discard) if record.discard is not None else None, source="iss", date=record.date,
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
-        warnings=replay_warnings(record, played),
+        warnings=replay_warnings(record, played), bids=tuple(record.bids),
     )
 
 
@@ -358,13 +358,14 @@ def _analyse_file(path: str, *, solver: Solver | None, review: bool) -> GameAnal
 
 
 def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True, worlds: int | None = None,
-                 seed: int = 1) -> LineOutcome:
+                 seed: int = 1, inference: str = "none", honest: int | None = None) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
     With *worlds*, every card is also judged single-dummy
     (:func:`skatdd.analysis.advise.judge_analysis`, with the same *solver*; each
     game's worlds come from its own ``generator(seed)`` (:mod:`skatdd.core.seeds`), so a game gets
-    the same numbers alone or in a file, whatever the number of workers).
+    the same numbers alone or in a file, whatever the number of workers;
+    *inference* and *honest* as there).
     The record is :meth:`GameAnalysis.to_json` for an analysed game, and
     otherwise as :func:`skatdd.runner.game_lines.handle_line` describes.
     """
@@ -373,8 +374,12 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
         analysis = analyse_input(found, solver=solver, review=review)
         if worlds is not None:
             from .advise import WorldRunner, judge_analysis
+            from .inference import input_auction
 
-            judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver))
+            if inference in ("bids", "all") and not analysis.bids:  # a JSON deal's auction
+                analysis.bids = input_auction(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+            judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver), inference=inference,
+                           honest=honest)
         return analysis.to_json()
 
     return handle_line(line, raw, analyse)
@@ -382,11 +387,12 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, solver: Solver | None = None,
                   review: bool = True, emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1,
-                  dask: str | None = None, total: int | None = None) -> BatchSummary:
+                  dask: str | None = None, total: int | None = None, inference: str = "none",
+                  honest: int | None = None) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     Each line is an ISS record or a JSON deal object (:func:`analyse_line`,
-    single-dummy too with *worlds* and *seed*).
+    single-dummy too with *worlds*, *seed*, *inference* and *honest*).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, each with its own copy of *solver* (a Solver of the same
     table size; ``None``: the default).  *emit* gets each
@@ -396,5 +402,6 @@ def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, so
     failure); raises ``ValueError`` for *jobs* < 1 and re-raises
     :class:`KeyboardInterrupt` after stopping the workers.
     """
-    return run_lines(items, handler=functools.partial(analyse_line, review=review, worlds=worlds, seed=seed),
-                     jobs=jobs, tt_mb=solver_or_default(solver).tt_mb, emit=emit, dask=dask, total=total)
+    handler = functools.partial(analyse_line, review=review, worlds=worlds, seed=seed, inference=inference,
+                                honest=honest)
+    return run_lines(items, handler=handler, jobs=jobs, solver=solver, emit=emit, dask=dask, total=total)

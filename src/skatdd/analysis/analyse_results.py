@@ -20,7 +20,7 @@ from skatdd.core.scoring import Declaration
 from .best_results import SeatReport
 
 if TYPE_CHECKING:
-    from .advise import SingleDummyGame
+    from .advice import SingleDummyGame
 
 __all__ = ["CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake"]
 
@@ -236,6 +236,7 @@ class GameAnalysis:
     seconds: float = 0.0
     single_dummy: SingleDummyGame | None = None
     warnings: list[str] = field(default_factory=list)
+    bids: tuple[tuple[int, str], ...] = ()  # the auction (ISS records), for the single-dummy inference; not in JSON
 
     @property
     def game(self) -> Game:

@@ -51,9 +51,9 @@ from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
 from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
-from .advise import WinRule, card_results, world_position
+from .world_values import WinRule, card_results, world_position
 from .worlds import World
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
@@ -217,7 +217,7 @@ class _Search:
             low = w & -w
             i = low.bit_length() - 1
             self.searches += 1
-            for card, (_, wins) in card_results(self.solver, self._position(i, st), self.rule).items():
+            for card, (_, wins) in card_results(self._position(i, st), self.rule, solver=self.solver).items():
                 out[card] = out.get(card, 0) | (low if wins else 0)
             w ^= low
         return out
@@ -335,7 +335,7 @@ def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence
     weights = [1.0] * len(worlds) if weights is None else list(weights)
     if len(weights) != len(worlds) or any(w <= 0 for w in weights):
         raise DealFormatError(f"{len(weights)} weights for {len(worlds)} worlds: expected one positive weight each")
-    solver = solver if solver is not None else Solver(tt_mb=16)
+    solver = solver_or_default(solver)
     positions = [world_position(pos, w) for w in worlds]
     search = _Search(pos, positions, WinRule.of(declaration), solver, budget)
     defender_points = _defender_points(pos)

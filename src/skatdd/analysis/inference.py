@@ -37,24 +37,28 @@ whatever the number of processes that later solve them.
 """
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
-from skatdd.core.rules import Game
+from skatdd.core.rules import Game, parse_seat
 from skatdd.core.scoring import Declaration
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
+from skatdd.formats.readers import parse_input
 from skatdd.formats.spec import replay_cards
 
-from .inference_bids import Auction, auction_likelihood
+from .inference_bids import Auction, auction_likelihood, bid_intervals
 from .inference_play import PLAY_CARDS, TEMPERATURE, play_likelihood
 from .worlds import View, World, choose_worlds, count_worlds
 
-__all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "WeightedWorlds", "effective_size", "parse_inference",
-           "weighted_worlds", "world_positions"]
+__all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
+           "effective_size", "input_auction", "parse_inference", "play_evidence", "weighted_worlds", "world_positions"]
 
 #: The inference choices, as the CLI spells them.
 INFERENCES = ("none", "bids", "play", "all")
@@ -114,9 +118,13 @@ class Evidence:
 
     def start_position(self, view: View, world: World) -> Position:
         """*world* as it stood before the view's first played card (no history)."""
-        leader, trick, points, dtricks, ftricks = self.start
-        return Position(self.game, self.declarer, list(world.start_hands(view)), world.skat, leader, list(trick),
-                        points, dtricks, ftricks)
+        return _start_position(self.start, self.game, self.declarer, world.start_hands(view), world.skat)
+
+
+def _start_position(start: StartState, game: Game, declarer: int, hands: Sequence[int], skat: int) -> Position:
+    """The position before play began in state *start*, with these dealt *hands* and *skat*."""
+    leader, trick, points, dtricks, ftricks = start
+    return Position(game, declarer, list(hands), skat, leader, list(trick), points, dtricks, ftricks)
 
 
 @dataclass
@@ -178,17 +186,50 @@ def _systematic(weights: Sequence[float], n: int, rng: random.Random) -> list[in
     return counts
 
 
-def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
-                    pool: int | None = None, solver: Solver | None = None, temperature: float = TEMPERATURE,
-                    play_cards: int = PLAY_CARDS) -> WeightedWorlds:
-    """At most *n* distinct worlds of *view*, weighed by *inference* (module docstring).
+class PlayEvidence(NamedTuple):
+    """What the play model needs to weigh a world of a view: where play began and the cards seen played.
 
-    *evidence* gives the contract, the auction and the start of play;
-    *pool* (default ``max(POOL_FACTOR * n, MIN_POOL)``) bounds the worlds the
-    bidding weights are computed on; *solver* (default: a new one) runs the
-    play model's searches, *temperature* and *play_cards* set it.  Raises
-    :class:`~skatdd.core.errors.DealFormatError` for *n* < 1, a pool smaller
-    than *n*, or an unknown inference.
+    ``start`` is the public state before the first of ``played`` (every
+    ``(seat, card)`` seen, in order); ``seats`` are the seats whose cards are
+    weighed (the viewer's are not); ``temperature`` and ``max_cards`` set the
+    model (:func:`skatdd.analysis.inference_play.play_likelihood`).  A plain
+    tuple of ints and floats, so it travels to worker processes as JSON.
+    """
+
+    start: StartState
+    played: tuple[tuple[int, Card], ...]
+    seats: tuple[int, ...]
+    temperature: float = TEMPERATURE
+    max_cards: int = PLAY_CARDS
+
+    def likelihood(self, game: Game, declarer: int, world: World, *, solver: Solver | None = None) -> tuple[float, int]:
+        """``(likelihood, searches)`` of the cards played in *world* (its hands as held now; *solver*: default a new one)."""
+        hands = list(world.hands)
+        for seat, card in self.played:
+            hands[seat] |= 1 << card
+        start = _start_position(self.start, game, declarer, hands, world.skat)
+        return play_likelihood(start, self.played, self.seats, solver=solver, temperature=self.temperature,
+                               max_cards=self.max_cards)
+
+
+def play_evidence(view: View, evidence: Evidence, inference: str, *, temperature: float = TEMPERATURE,
+                  play_cards: int = PLAY_CARDS) -> PlayEvidence | None:
+    """The play model's evidence for *view* when *inference* weighs the play and cards were seen, else ``None``."""
+    if inference not in ("play", "all") or not view.played:
+        return None
+    return PlayEvidence(evidence.start, view.played, tuple(s for s in range(3) if s != view.seat), temperature,
+                        play_cards)
+
+
+def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
+                        pool: int | None = None) -> WeightedWorlds:
+    """Steps 1 and 2 of :func:`weighted_worlds`: at most *n* distinct worlds weighed by the bidding only.
+
+    With *inference* ``"none"`` or ``"play"`` (or no auction in *evidence*)
+    these are *n* uniform worlds, each of weight 1, drawn exactly as
+    :func:`skatdd.analysis.worlds.choose_worlds` draws them.  The caller
+    multiplies in the play likelihoods (:func:`play_evidence`), here or on
+    worker processes: each is an exact function of its world.
     """
     started = time.perf_counter()
     parse_inference(inference)
@@ -219,16 +260,56 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
             counts = _systematic(bid_weights, n, rng)
             worlds = [w for w, k in zip(drawn, counts, strict=True) if k]
             weights = [float(k) for k in counts if k]
-    searches = 0
-    if inference in ("play", "all") and view.played:
-        solver = solver if solver is not None else Solver(tt_mb=16)
-        for i, world in enumerate(worlds):
-            likelihood, used = play_likelihood(solver, evidence.start_position(view, world), view.played, others,
-                                               temperature=temperature, max_cards=play_cards)
-            weights[i] *= likelihood
-            searches += used
     return WeightedWorlds(worlds, weights, count, pool_size, exact, effective_size(weights), pool_ess, inference,
-                          searches, time.perf_counter() - started)
+                          0, time.perf_counter() - started)
+
+
+def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
+                    pool: int | None = None, solver: Solver | None = None, temperature: float = TEMPERATURE,
+                    play_cards: int = PLAY_CARDS) -> WeightedWorlds:
+    """At most *n* distinct worlds of *view*, weighed by *inference* (module docstring).
+
+    *evidence* gives the contract, the auction and the start of play;
+    *pool* (default ``max(POOL_FACTOR * n, MIN_POOL)``) bounds the worlds the
+    bidding weights are computed on; *solver* (default: a new one) runs the
+    play model's searches, *temperature* and *play_cards* set it.  Raises
+    :class:`~skatdd.core.errors.DealFormatError` for *n* < 1, a pool smaller
+    than *n*, or an unknown inference.
+    """
+    started = time.perf_counter()
+    drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool)
+    play = play_evidence(view, evidence, inference, temperature=temperature, play_cards=play_cards)
+    if play is not None:
+        solver = solver_or_default(solver)
+        for i, world in enumerate(drawn.worlds):
+            likelihood, used = play.likelihood(evidence.game, evidence.declarer, world, solver=solver)
+            drawn.weights[i] *= likelihood
+            drawn.searches += used
+        drawn.ess = effective_size(drawn.weights)
+    drawn.seconds = time.perf_counter() - started
+    return drawn
+
+
+def input_auction(source: str) -> tuple[tuple[int, str], ...]:
+    """The auction in the input text *source*: an ISS record's moves, a JSON deal's ``bids``, else none.
+
+    A JSON ``bids`` is a list of ``[seat, move]`` pairs, as ``skatdd match``
+    deals write it.  Raises :class:`~skatdd.core.errors.DealFormatError`
+    naming a bad field or move.
+    """
+    head = source.lstrip()
+    if head.startswith("(;"):
+        record = parse_input(source).record
+        return () if record is None else tuple(record.bids)
+    value = json.loads(source).get("bids") if head.startswith("{") else None
+    if value is None:
+        return ()
+    if not (isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and isinstance(p[1], str)
+                                            for p in value)):
+        raise DealFormatError(f"field 'bids' must be a list of [seat, move] pairs like [1, \"18\"], got {quote(value)}")
+    bids = tuple((parse_seat(seat), move) for seat, move in value)
+    bid_intervals(bids)  # names a move that is no bid, hold or pass
+    return bids
 
 
 def world_positions(view: View, evidence: Evidence, worlds: Sequence[World]) -> list[Position]:

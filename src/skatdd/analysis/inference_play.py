@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
-from skatdd.engine.solve import Solver
+from skatdd.engine.solve import Solver, solver_or_default
 
 __all__ = ["PLAY_CARDS", "TEMPERATURE", "card_probability", "play_likelihood"]
 
@@ -36,7 +36,8 @@ TEMPERATURE = 6.0
 PLAY_CARDS = 6
 
 
-def card_probability(solver: Solver, pos: Position, card: Card, temperature: float = TEMPERATURE) -> tuple[float, int]:
+def card_probability(pos: Position, card: Card, *, solver: Solver | None = None,
+                     temperature: float = TEMPERATURE) -> tuple[float, int]:
     """``(P(card), searches)``: the softmax probability (module docstring) that the seat to move in *pos* plays *card*.
 
     *pos* is the full world as it stands before the card; it is left
@@ -46,7 +47,7 @@ def card_probability(solver: Solver, pos: Position, card: Card, temperature: flo
     legal = pos.legal_moves()
     if len(legal) == 1:
         return 1.0, 0
-    values = solver.card_values(pos)
+    values = solver_or_default(solver).card_values(pos)
     sign = 1.0 if pos.to_move == pos.declarer else -1.0
     if pos.game.is_null:
         utility = {c: sign * (120.0 if cv.declarer_wins else 0.0) for c, cv in values.items()}
@@ -57,8 +58,9 @@ def card_probability(solver: Solver, pos: Position, card: Card, temperature: flo
     return math.exp((utility[card] - top) / temperature) / total, 1
 
 
-def play_likelihood(solver: Solver, start: Position, plays: Sequence[tuple[int, Card]], seats: Sequence[int], *,
-                    temperature: float = TEMPERATURE, max_cards: int = PLAY_CARDS) -> tuple[float, int]:
+def play_likelihood(start: Position, plays: Sequence[tuple[int, Card]], seats: Sequence[int], *,
+                    solver: Solver | None = None, temperature: float = TEMPERATURE,
+                    max_cards: int = PLAY_CARDS) -> tuple[float, int]:
     """``(likelihood, searches)`` of the cards *seats* played in one world.
 
     *start* is the world as it stood before *plays* (every ``(seat, card)``
@@ -76,10 +78,11 @@ def play_likelihood(solver: Solver, start: Position, plays: Sequence[tuple[int, 
     pos = start.copy()
     likelihood = 1.0
     searches = 0
+    solver = solver_or_default(solver)
     solver.clear()  # a new world: its positions share entries with each other, not with other worlds
     for i, (_, card) in enumerate(plays):
         if i in keep:
-            p, n = card_probability(solver, pos, card, temperature)
+            p, n = card_probability(pos, card, solver=solver, temperature=temperature)
             likelihood *= p
             searches += n
         pos.play(card)

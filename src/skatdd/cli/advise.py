@@ -12,11 +12,16 @@ the skat (he knows his discard) and announced nothing; a JSON deal's
 
 The worlds are drawn in this process from ``generator(--seed)`` (:mod:`skatdd.core.seeds`) and
 then solved on ``--jobs`` worker processes, so the answer does not depend
-on ``--jobs``.  A progress bar goes to stderr when it is a terminal; Ctrl-C
+on ``--jobs``.  ``--inference`` weighs them by the input's auction (an ISS
+record's moves, a JSON deal's ``bids``: :func:`skatdd.analysis.inference.input_auction`)
+and the cards played; ``--honest`` adds the declarer's honest endgame
+values (docs/inference.md).  The ``sd_*`` helpers and the shared options
+serve ``skatdd analyse --worlds`` too.  A progress bar goes to stderr when it is a terminal; Ctrl-C
 stops cleanly (exit 130).
 """
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -24,14 +29,27 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from skatdd.analysis.advise import DEFAULT_SEED, DEFAULT_WORLDS, Advice, SingleDummyGame, WorldRunner, advise
+from skatdd.analysis.advise import (
+    DEFAULT_SEED,
+    DEFAULT_WORLDS,
+    MAX_HONEST_TRICKS,
+    Advice,
+    SingleDummyGame,
+    WorldRunner,
+    advise,
+    honest_refusal,
+)
 from skatdd.analysis.analyse import CardAnalysis, GameAnalysis
+from skatdd.analysis.honest import DEFAULT_TRICKS
+from skatdd.analysis.inference import INFERENCES, input_auction
 from skatdd.analysis.worlds import SKAT
 from skatdd.core.cards import card_symbol
-from skatdd.core.errors import plural
+from skatdd.core.errors import DealFormatError, plural
 from skatdd.core.position import Position
 from skatdd.core.rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
 from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver
+from skatdd.formats.files import read_source
 from skatdd.formats.position_input import advice_position as read_advice_position
 from skatdd.formats.position_input import read_position
 from skatdd.present.report import card_list, completed_tricks, format_hand
@@ -41,8 +59,8 @@ from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_optio
 from .solve import input_errors
 
 __all__ = [
-    "ProgressLine", "advice_lines", "advice_position", "command", "sd_cells", "sd_header", "sd_summary_lines",
-    "seed_option", "terminal_progress", "worlds_option",
+    "ProgressLine", "advice_lines", "advice_position", "command", "honest_options", "inference_option",
+    "sd_cells", "sd_header", "sd_summary_lines", "seed_option", "terminal_progress", "worlds_option",
 ]
 
 
@@ -95,6 +113,28 @@ def seed_option(func: F) -> F:
                         help="Seed of the generator the worlds are drawn from (same seed, same output).")(func)
 
 
+def inference_option(func: F) -> F:
+    """``--inference none|bids|play|all``: how the worlds are weighed (docs/inference.md)."""
+    return click.option(
+        "--inference", type=click.Choice(INFERENCES), default="none", show_default=True, metavar="KIND",
+        help="none, bids, play or all: weigh the worlds by what the bidding (an ISS record's auction, a JSON "
+             "deal's 'bids'), the cards played, or both showed.")(func)
+
+
+def honest_options(what: str) -> Callable[[F], F]:
+    """``--honest`` and ``--honest-tricks K``: the honest search at declarer decisions (*what*: where)."""
+    def add(func: F) -> F:
+        func = click.option(
+            "--honest-tricks", type=click.IntRange(1, MAX_HONEST_TRICKS), default=DEFAULT_TRICKS, show_default=True,
+            metavar="K",
+            help="With --honest: the most tricks left at which the honest search runs.")(func)
+        return click.option(
+            "--honest", is_flag=True,
+            help=f"Also give {what} its honest_win: the worlds won by the best strategy that plays one card in all "
+                 "worlds the declarer cannot tell apart (no strategy fusion).")(func)
+    return add
+
+
 # --------------------------------------------------------------------------- readable report
 
 
@@ -139,6 +179,40 @@ def _view_lines(advice: Advice, pos: Position, declaration: Declaration) -> list
     return out
 
 
+_INFERENCE_WORDS = {"bids": "the bidding", "play": "the cards played", "all": "the bidding and the cards played"}
+
+
+def _worlds_lines(advice: Advice, mover: str) -> list[str]:
+    """How many worlds were solved out of how many, and with inference how they were weighed."""
+    if advice.exact:
+        out = [f"Worlds: all {advice.worlds:,} consistent with what {mover} sees (exact)"]
+    elif advice.inference in ("bids", "all") and advice.pool != advice.evaluated:
+        out = [f"Worlds: {advice.evaluated:,} drawn by the bidding's weights from {advice.pool:,} drawn uniformly "
+               f"(seed {advice.seed}) of {advice.worlds:,} consistent with what {mover} sees"]
+    else:
+        out = [f"Worlds: {advice.evaluated:,} drawn uniformly (seed {advice.seed}) "
+               f"of {advice.worlds:,} consistent with what {mover} sees"]
+    if advice.inference != "none":
+        assert advice.ess is not None and advice.pool_ess is not None
+        text = (f"Weighed by {_INFERENCE_WORDS[advice.inference]}: effective sample size {advice.ess:.1f} "
+                f"of {plural(advice.evaluated, 'world')}")
+        if advice.inference in ("bids", "all"):
+            text += f" (the bidding alone, over the {advice.pool:,} worlds it weighed: {advice.pool_ess:.1f})"
+        out.append(text)
+    return out
+
+
+def _honest_line(advice: Advice) -> str:
+    """Where the honest best card stands against PIMC's (``advise --honest``)."""
+    honest = advice.honest
+    assert honest is not None
+    if honest.result is None:
+        return f"Honest search ({plural(honest.tricks, 'trick')} left at most): gave up: {honest.gave_up}"
+    cards = " ".join(card_symbol(c) for c in honest.best)
+    verdict = "differs from the PIMC best (PIMC fuses strategies here)" if honest.differs else "a PIMC best card too"
+    return (f"Honest best (h; the same card in worlds the declarer cannot tell apart): {cards}: {verdict}")
+
+
 def advice_lines(advice: Advice, pos: Position, declaration: Declaration) -> list[str]:
     """The readable report of ``skatdd advise``, one string per line.
 
@@ -153,24 +227,28 @@ def advice_lines(advice: Advice, pos: Position, declaration: Declaration) -> lis
     head = (f"{contract[0].upper()}{contract[1:]}, declarer {SEAT_NAMES[pos.declarer]}; "
             f"{mover} to play, trick {completed_tricks(pos) + 1}")
     out = [head, *_view_lines(advice, pos, declaration), ""]
-    if advice.exact:
-        out.append(f"Worlds: all {advice.worlds:,} consistent with what {mover} sees (exact)")
-    else:
-        out.append(f"Worlds: {advice.evaluated:,} drawn uniformly (seed {advice.seed}) "
-                   f"of {advice.worlds:,} consistent with what {mover} sees")
+    out.extend(_worlds_lines(advice, mover))
     out.append("")
-    out.append(f"      card  declarer wins{'' if null else '  mean points'}")
+    honest = advice.honest
+    shown = honest is not None and honest.result is not None
+    out.append(f"      card  declarer wins{'' if null else '  mean points'}{'  honest wins' if shown else ''}")
     for card in advice.cards:
         mark = "*" if card.card in advice.best else " "
         row = f"    {mark} {card_symbol(card.card):<4}  {100 * card.win:>12.1f}%"
         if card.mean_value is not None:
             row += f"  {card.mean_value:>11.1f}"
+        if honest is not None and shown:
+            win = honest.honest_win(card.card)
+            assert win is not None
+            row += f"  {100 * win:>10.1f}%" + (" h" if card.card in honest.best else "")
         out.append(row)
     side = "the declarer" if advice.seat == pos.declarer else "the defenders"
     aim = "most" if advice.seat == pos.declarer else "fewest"
     rule = f"{aim} wins for the declarer" + ("" if null else f", then {aim} points")
     out.append("")
     out.append(f"Best for {side}: {' '.join(card_symbol(c) for c in advice.best)} ({rule})")
+    if honest is not None:
+        out.append(_honest_line(advice))
     out.append("")
     out.append(f"Nodes: {advice.nodes:,}   time: {advice.seconds:.2f} s")
     return out
@@ -215,6 +293,13 @@ def sd_cells(sd: SingleDummyGame, play: CardAnalysis) -> str:
         notes.append(f"sd best: {card_list(p.best)}")
     elif play.cost:
         notes.append("a guess: the best card single-dummy")
+    if p.honest is not None:
+        win = p.honest.honest_win(play.card)
+        if win is None:
+            notes.append("honest: gave up")
+        else:
+            differs = ", differs from sd best (fusion)" if p.honest.differs else ""
+            notes.append(f"honest {_percent(win)}, honest best: {card_list(list(p.honest.best))}{differs}")
     cells = f"{_percent(p.win):>7} {mean:>7} {cost:>7} {mark:<2}"
     return cells + ("  " + "; ".join(notes) if notes else "")
 
@@ -247,6 +332,17 @@ def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
     errors = [play.index for play in dd_mistakes if play.card not in sd.plays[play.index].best]
     out.append(f"  double-dummy mistakes that were the best card single-dummy (guesses): cards {_card_numbers(guesses)}")
     out.append(f"  double-dummy mistakes that were not (errors either way): cards {_card_numbers(errors)}")
+    if sd.inference != "none":
+        sizes = [p.ess for p in sd.plays if p.ess is not None]
+        if sizes:
+            out.append(f"  worlds weighed by {_INFERENCE_WORDS[sd.inference]}: effective sample size median "
+                       f"{statistics.median(sizes):.1f}, smallest {min(sizes):.1f}")
+    if sd.honest_tricks is not None:
+        judged = [p for p in sd.plays if p.honest is not None]
+        differ = [p.index for p in judged if p.honest is not None and p.honest.differs]
+        out.append(f"  honest search at the declarer's cards with at most {plural(sd.honest_tricks, 'trick')} left: "
+                   f"{plural(len(judged), 'card')}; honest best not a single-dummy best card: cards "
+                   f"{_card_numbers(differ)}")
     return out
 
 
@@ -274,12 +370,15 @@ def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int
               help="Take the first K cards of the recorded play (ISS record or JSON 'played').")
 @worlds_option(DEFAULT_WORLDS)
 @seed_option
+@inference_option
+@honest_options("each card of a declarer decision with at most --honest-tricks tricks left")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes solving the worlds, one solver each [default: every core].")
 @json_option
 @tt_option
 def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | None, played: str | None,
-            after: int | None, worlds: int, seed: int, jobs: int | None, as_json: bool, tt_mb: int) -> None:
+            after: int | None, worlds: int, seed: int, inference: str, honest: bool, honest_tricks: int,
+            jobs: int | None, as_json: bool, tt_mb: int) -> None:
     """What the player to move should play, from what he can see (single-dummy).
 
     For every legal card: over the worlds consistent with the mover's view
@@ -288,21 +387,35 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
     at most --worlds, else that many drawn uniformly with --seed -- the
     fraction in which the declarer wins double-dummy after the card and the
     declarer's mean card points.  The declarer's best card maximises both,
-    in that order; a defender's minimises them.
+    in that order; a defender's minimises them.  --inference weighs the
+    worlds by the bidding and the play; --honest adds the declarer's
+    honest endgame values (docs/inference.md).
 
     \b
     Examples:
       skatdd advise game.iss --after 4
       skatdd advise '{"game": "spades", "declarer": 1, "hands": [...], "skat": "...", "played": "HA"}' --json
       skatdd advise examples/deal.txt --game spades --declarer M --played "HA" --worlds 500 --seed 7
+      skatdd advise game.iss --after 21 --inference all --honest
     """
+    bids: tuple[tuple[int, str], ...] = ()
     with input_errors():
-        pos, declaration = advice_position(position, game_spec, declarer, played, after)
+        if inference in ("bids", "all"):
+            text, path = read_source(position)  # once: standard input cannot be read twice
+            source = position if path is not None else text
+            pos, declaration = advice_position(source, game_spec, declarer, played, after)
+            bids = input_auction(text)
+        else:
+            pos, declaration = advice_position(position, game_spec, declarer, played, after)
+        refusal = honest_refusal(pos, honest_tricks) if honest else None
+        if refusal is not None:
+            raise DealFormatError(f"--honest: {refusal}")
     progress = terminal_progress("advise")
-    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
+    runner = WorldRunner(jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress)
     try:
         with input_errors():
-            advice = advise(pos, declaration, worlds=worlds, seed=seed, runner=runner)
+            advice = advise(pos, declaration, worlds=worlds, seed=seed, runner=runner, inference=inference, bids=bids,
+                            honest=honest_tricks if honest else None)
     finally:
         if progress is not None:
             progress.close()

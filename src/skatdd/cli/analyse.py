@@ -41,8 +41,9 @@ from typing import NamedTuple
 
 import click
 
-from skatdd.analysis.advise import WorldRunner, judge_analysis
+from skatdd.analysis.advise import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
 from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from skatdd.analysis.inference import input_auction
 from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
 from skatdd.core.cards import CARD_POINTS, Card, card_symbol
 from skatdd.core.errors import SkatddError, plural
@@ -55,7 +56,16 @@ from skatdd.present.table import GameTable, table_format
 from skatdd.runner.lines import LineOutcome, record_line, worker_count
 from skatdd.runner.outputs import PARTIAL, check_not_input
 
-from .advise import sd_cells, sd_header, sd_summary_lines, seed_option, terminal_progress, worlds_option
+from .advise import (
+    honest_options,
+    inference_option,
+    sd_cells,
+    sd_header,
+    sd_summary_lines,
+    seed_option,
+    terminal_progress,
+    worlds_option,
+)
 from .batch import ResultSink, output_fingerprint, run_options, stream_results
 from .common import OutputPath, html_option, json_option, print_warnings, tt_option
 from .solve import InputError, input_errors
@@ -303,16 +313,21 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
-          path: str | None = None, worlds: int | None = None, seed: int = 1) -> None:
+          path: str | None = None, worlds: int | None = None, seed: int = 1, inference: str = "none",
+          honest: int | None = None) -> None:
     """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
     with ExitStack() as stack:
         table = stack.enter_context(GameTable(run.table)) if run.table else None
         on_record = table.add if table is not None else (lambda record: None)
         # The sink first: with --resume it skips the lines already answered, which then get no page either.
-        fingerprint = output_fingerprint(run.output, path,
-                                         {"command": "analyse", "--no-review": not review, "--worlds": worlds,
-                                          "--seed": seed if worlds is not None else None})
+        options = {"command": "analyse", "--no-review": not review, "--worlds": worlds,
+                   "--seed": seed if worlds is not None else None}
+        if inference != "none":
+            options["--inference"] = inference
+        if honest is not None:
+            options["--honest-tricks"] = honest
+        fingerprint = output_fingerprint(run.output, path, options)
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
                                               on_record=on_record, run=fingerprint))
         todo: Iterator[tuple[int, bytes]] | Iterator[tuple[int, bytes | str]] = lines
@@ -327,7 +342,7 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
             todo, wrap = pages.lines(lines), pages.emitter
         stream_results(lambda emit: analyse_lines(todo, jobs=workers, solver=Solver(tt_mb=tt_mb), review=review,
                                                   emit=wrap(emit), worlds=worlds, seed=seed, dask=run.dask,
-                                                  total=total),
+                                                  total=total, inference=inference, honest=honest),
                        total, what="games could not be analysed", sink=sink, on_record=on_record)
 
 
@@ -340,14 +355,15 @@ class RunOptions(NamedTuple):
     table: str | None
 
 
-def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int) -> GameAnalysis:
+def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | None, tt_mb: int, *,
+           inference: str = "none", honest: int | None = None) -> GameAnalysis:
     """With ``--worlds``: judge every card single-dummy on *jobs* workers, a progress bar on a terminal."""
     if worlds is None:
         return analysis
     progress = terminal_progress("single-dummy")
-    runner = WorldRunner(jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress)
+    runner = WorldRunner(jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress)
     try:
-        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner)
+        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner, inference=inference, honest=honest)
     finally:
         if progress is not None:
             progress.close()
@@ -362,15 +378,17 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
 @worlds_option(None)
 @seed_option
+@inference_option
+@honest_options("every declarer card with at most --honest-tricks tricks left (needs --worlds)")
 @run_options
 @click.option("--table", metavar="FILE", default=None, type=OutputPath(beside=(PARTIAL,), replaced=True, check=table_format),
               help="Also write one row per game to FILE.parquet (needs 'skatdd[dask]') or FILE.csv.")
 @json_option
 @tt_option
 @html_option(folders=True)
-def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, dask: str | None,
-            output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
-            four_colour: bool) -> None:
+def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, inference: str, honest: bool,
+            honest_tricks: int, dask: str | None, output: str | None, resume: bool, table: str | None, as_json: bool,
+            tt_mb: int, html: str | None, four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -386,7 +404,10 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
     With --worlds N every card is also judged single-dummy, from what its
     player could see (as 'skatdd advise'): its win chance and mean points
     over N worlds (--seed), the best cards and what it gave away against
-    them; the worlds of one game are solved on --jobs workers.
+    them; the worlds of one game are solved on --jobs workers.  With
+    --inference the worlds are weighed by the bidding and the play; with
+    --honest the declarer's last cards also get their honest values
+    (docs/inference.md).
 
     \b
     Examples:
@@ -398,6 +419,15 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    if worlds is None and (inference != "none" or honest):
+        # Both judge the cards single-dummy: without --worlds there is nothing for them to change.
+        raise click.UsageError(f"{'--inference' if inference != 'none' else '--honest'} needs --worlds N "
+                               "(it changes the single-dummy numbers)")
+    honest_k = honest_tricks if honest else None
+    if worlds is not None and inference != "none" and worlds > MAX_INFERENCE_WORLDS:
+        # As below: the first trick of every game has more consistent worlds than that.
+        raise WorldCountError(f"--worlds {worlds}: with --inference a run weighs at most {MAX_INFERENCE_WORLDS:,} "
+                              f"worlds for one card (docs/cli.md); ask for at most {MAX_INFERENCE_WORLDS:,}")
     if worlds is not None and worlds > MAX_WORLDS:
         # Refused before any work, not game by game after each one's double-dummy analysis: in the first
         # trick a defender sees millions of consistent worlds (9,237,800 or more), so every game would fail.
@@ -418,12 +448,14 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
             analysis = _single(games.text, tt_mb=tt_mb, review=review, where=games.path)
+            if inference in ("bids", "all") and not analysis.bids:  # a JSON deal's auction
+                analysis.bids = input_auction(games.text)
             print_warnings(analysis.warnings)
-            analysis = _judge(analysis, worlds, seed, jobs, tt_mb)
+            analysis = _judge(analysis, worlds, seed, jobs, tt_mb, inference=inference, honest=honest_k)
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
-              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed)
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed, inference=inference, honest=honest_k)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,

@@ -55,7 +55,7 @@ def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[floa
     sums: dict[Card, list[float]] = {}
     for world, weight in zip(worlds, weights, strict=True):
         solver.clear()
-        for card, (value, wins) in card_results(solver, world_position(pos, world), rule).items():
+        for card, (value, wins) in card_results(world_position(pos, world), rule, solver=solver).items():
             acc = sums.setdefault(card, [0.0, 0.0])
             acc[0] += weight * wins
             acc[1] += weight * (value or 0)

@@ -181,7 +181,7 @@ class DDPlayer:
         """The best card for its side with every card known: by the winning level, then card points."""
         if len(state.legal) == 1:
             return state.legal[0]
-        results = card_results(thread_solver(), position, WinRule.of(state.declaration))
+        results = card_results(position, WinRule.of(state.declaration), solver=thread_solver())
         keys = {card: (wins, value or 0) for card, (value, wins) in results.items()}
         target = max(keys.values()) if state.is_declarer else min(keys.values())
         return cheapest([card for card, key in keys.items() if key == target], state.game)
