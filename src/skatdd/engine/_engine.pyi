@@ -1,7 +1,7 @@
 """Type stubs for the compiled double-dummy engine (solver/_engine.pyx).
 
 Cards are ints 0..31 and sets of cards 32-bit masks in the public encoding
-of :mod:`skatdd.cards`; games are ``int(skatdd.rules.Game)`` (0..5).
+of :mod:`skatdd.core.cards`; games are ``int(skatdd.core.rules.Game)`` (0..5).
 """
 from array import array
 from collections.abc import Iterable, Sequence

@@ -1,12 +1,12 @@
 """Type stubs for the compiled null ouvert solver (solver/_nullouvert.pyx).
 
 Cards are ints 0..31 and sets of cards 32-bit masks in the public encoding
-of :mod:`skatdd.cards`.
+of :mod:`skatdd.core.cards`.
 """
 from collections.abc import Sequence
 from typing import Self
 
-from skatdd.nullouvert import HonestState
+from skatdd.engine.nullouvert import HonestState
 
 class NullSolver:
     """The double-dummy table and the honest-search memo of at most *tt_mb* MiB."""
