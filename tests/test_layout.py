@@ -33,6 +33,7 @@ ALLOWED_UPWARD = {
     ("skatdd.analysis.bid", "skatdd.runner.lines"),
     ("skatdd.analysis.bid_tasks", "skatdd.runner.lines"),
     ("skatdd.analysis.odds", "skatdd.runner.lines"),
+    ("skatdd.analysis.odds_tasks", "skatdd.runner.lines"),
     # A match runs its games as lines on the runner.
     ("skatdd.play.match", "skatdd.runner.lines"),
     ("skatdd.play.match", "skatdd.runner.game_lines"),

@@ -14,7 +14,7 @@ when S >= 231), uniformly without repeats, from one ``random.Random(seed)``,
 and for each skat a seed for its worlds; then W worlds (splits of the other
 twenty cards between the two defenders) are drawn for each skat exactly as
 ``skatdd odds HAND --skat SKAT --worlds W --seed SEED`` draws them
-(:func:`skatdd.analysis.odds.draw_worlds`).  Every (skat, world) pair is one lie of
+(:func:`skatdd.analysis.odds_draw.draw_worlds`).  Every (skat, world) pair is one lie of
 all 22 unseen cards, uniformly distributed, so the S x W pairs also serve
 the hand games: every declaration is scored on the very same worlds.
 
@@ -30,7 +30,7 @@ The declarations at a bid
   chooses the game and discard with the highest mean over *that skat's* W
   worlds -- the worlds consistent with his twelve cards -- not the best of
   each world.  For each skat this is the computation of ``odds --skat``
-  (:func:`skatdd.analysis.odds._rank_probes` on :func:`skatdd.analysis.odds._discard_probes`,
+  (:func:`skatdd.analysis.discard_ranking.rank_probes` on :func:`skatdd.analysis.discard_ranking.discard_probes`,
   equivalent discards searched once, threshold questions only), run for
   each score table the bid can impose: a picked-up suit or grand game with
   matadors m is worth v0 = base x (m + 1) plain, v1 with schneider, v2 with
@@ -82,13 +82,14 @@ from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
 from skatdd.core.seeds import generator
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 
 from .best import ALL_TRICKS, GAME_ORDER, SCHNEIDER
 from .bid_skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
 from .bid_tasks import BidJob, SkatDraw, draw_skats, handle
-from .odds import _read_view
+from .odds_input import read_view
 from .skat_rule import SkatRule, skat_rule
 from .stegen import StegenCount, stegen_count
 
@@ -457,8 +458,8 @@ def _outcomes(draws: list[SkatDraw], games: Sequence[Game], records: list[dict[s
 
 def bid(
     cards: Mask | str | Sequence[Card], *, seat: int | str, skats: int = DEFAULT_SKATS, worlds: int = DEFAULT_WORLDS,
-    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1, tt_mb: int = 128,
-    progress: Progress | None = None, dask: str | None = None,
+    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1,
+    solver: Solver | None = None, progress: Progress | None = None, dask: str | None = None,
 ) -> BidReport:
     """How high to bid with a ten-card hand, and what to play (see the module docstring).
 
@@ -472,7 +473,8 @@ def bid(
             beside it), ``'list'`` or ``'tournament'``.
         hand_only: only hand games (no pick-up), on the same worlds.
         jobs: worker processes (``None``: every core); the report does not depend on it.
-        tt_mb: transposition table per worker, MiB.
+        solver: the solver whose configuration (its table size) every
+            worker's own solver takes (:func:`~skatdd.engine.solve.solver_or_default`).
         progress: called as ``progress(done, total)`` as tasks (a game on a skat) finish.
         dask: a Dask scheduler address or ``local[:N]`` instead of local workers.
 
@@ -481,7 +483,7 @@ def bid(
     start = time.perf_counter()
     if seat is None:
         raise DealFormatError("bid needs the seat of the hand (0, 1, 2 or F, M, R)")
-    view = _read_view(cards, seat, None)
+    view = read_view(cards, seat, None)
     hand = view.known[view.seat]
     for name, value in (("skats", skats), ("worlds", worlds)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -505,7 +507,8 @@ def bid(
             progress(len(records), len(tasks))
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
-                        jobs=worker_count(jobs), tt_mb=tt_mb, emit=collect, dask=dask, total=len(tasks))
+                        jobs=worker_count(jobs), tt_mb=solver_or_default(solver).tt_mb, emit=collect, dask=dask,
+                        total=len(tasks))
     outcomes = _outcomes(draws, GAME_ORDER, records, hand)
     table = _Table(outcomes, worlds, picked_up=not hand_only)
     return BidReport(
