@@ -37,6 +37,10 @@ fewer candidates and in a better order than ``best``'s:
   world to world, and an early incumbent near the best makes every later
   candidate fail its one threshold question faster.  The chunk is the same
   whatever the number of workers, so the work is too.
+* **A new incumbent's exact value starts with the band questions** (61,
+  then 90, where its bounds leave them open), as the hand game's does: the
+  descent then starts from the band's top instead of 120 (2-5% fewer nodes
+  in the pick-up search on the benchmark hands).
 
 Null: the hand game is one win question, the picked-up game the first
 winning discard class.
@@ -127,6 +131,17 @@ def undominated(game: Game, twelve: Mask, classes: Sequence[_Class]) -> list[_Cl
     return [classes[i] for i in sorted(i for _, i in best.values())]
 
 
+class _WorldPickUp(_PickedUp):
+    """``best``'s incumbent search, asking a new incumbent's band before its exact value."""
+
+    def _adopt(self, cls: _Class, probe: _Probe) -> None:
+        if probe.lo < 61 <= probe.hi:
+            probe.at_least(61)
+        if probe.lo < 90 <= probe.hi:
+            probe.at_least(90)
+        super()._adopt(cls, probe)
+
+
 def _best_discard(seat: _Seat, game: Game, bands: _Bands, hand_probe: _Probe, memory: Counter[tuple[int, int]]) -> _Probe:
     """The probe of the world's best discard of picked-up *game* (its outcome is then cheap); *memory* counts it."""
     classes = discard_classes_of(game, seat.twelve)
@@ -136,7 +151,7 @@ def _best_discard(seat: _Seat, game: Game, bands: _Bands, hand_probe: _Probe, me
     candidates: Sequence[_Class] = classes
     if score[ALL_TRICKS] != score[SCHNEIDER] and score[NO_TRICK] != score[SCHNEIDERED]:
         candidates = undominated(game, seat.twelve, classes)
-    picked = _PickedUp(seat, game, bands)
+    picked = _WorldPickUp(seat, game, bands)
     picked.offer_known(seed, hand_probe)
     rest = sorted((c for c in candidates if c is not seed),
                   key=lambda c: (-max(memory[m] for m in c.members), -_heuristic(game, seat.twelve, c.discard), c.order))
