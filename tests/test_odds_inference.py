@@ -11,8 +11,8 @@ import random
 import pytest
 
 from cli_runner import run_skatdd
-from skatdd.analysis.best import _Bands, _group_orders, _Probe, _Seat, discard_order_key
-from skatdd.analysis.discard_ranking import discard_classes_of, settle
+from skatdd.analysis.best import _Bands, _Probe, _Seat, discard_order_key
+from skatdd.analysis.discard_ranking import discard_classes_of, dominance_links, settle
 from skatdd.analysis.inference import effective_size
 from skatdd.analysis.inference_bids import bid_intervals
 from skatdd.analysis.odds import odds
@@ -21,7 +21,7 @@ from skatdd.analysis.odds_input import parse_auction
 from skatdd.analysis.odds_report import world_outcome
 from skatdd.analysis.odds_tasks import OddsJob, solve_world, undominated
 from skatdd.analysis.worlds import choose_worlds, hand_view
-from skatdd.core.cards import ALL_CARDS, parse_cards
+from skatdd.core.cards import parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
 from skatdd.core.rules import JACKS, Game
@@ -140,44 +140,25 @@ def _worlds(seat: int, hand: str, n: int, seed: int) -> list:  # type: ignore[ty
     return choose_worlds(view, n, random.Random(seed))[0]
 
 
-def test_a_dominated_discard_never_beats_its_dominator() -> None:
-    """Per gap vector, the kept-cheapest class: every other class with that vector has value <= and equal trick facts."""
+def test_a_dominance_link_bounds_the_values_and_keeps_the_trick_facts() -> None:
+    """Every link (top, low, delta): V(low) <= V(top) <= V(low) + delta, the same trick facts; undominated drops the lows."""
     solver = Solver(tt_mb=TT)
     checked = 0
     for world in _worlds(1, "CJ DJ C8 HA HT HK H9 DT D8 D7", 2, 5):
         twelve = world.hands[1] | world.skat
         for game in (Game.HEARTS, Game.GRAND):
             classes = discard_classes_of(game, twelve)
+            links = dominance_links(game, twelve, classes)
             kept = undominated(game, twelve, classes)
-            assert len(kept) < len(classes)
+            assert len(kept) == len(classes) - len(links) and {id(c) for c in kept}.isdisjoint(
+                id(classes[low]) for _, low, _ in links)
             seat = _Seat(solver, list(world.hands), world.skat, 1, None, None)
-
-            results = {id(c): _Probe(solver, seat.position(game, c.hand, twelve & ~c.hand)).outcome() for c in classes}
-            for cls in classes:
-                if cls in kept:
-                    continue
-                # Its dominator: the kept class with the same cards per gap (undominated's key).
-                dominators = [k for k in kept if _gap_counts(game, twelve, k.hand) == _gap_counts(game, twelve, cls.hand)]
-                assert len(dominators) == 1
-                top, low = results[id(dominators[0])], results[id(cls)]
-                assert top[0] >= low[0] and top[1:] == low[1:]
+            results = [_Probe(solver, seat.position(game, c.hand, twelve & ~c.hand)).outcome() for c in classes]
+            for top, low, delta in links:
+                assert results[low][0] <= results[top][0] <= results[low][0] + delta
+                assert results[top][1:] == results[low][1:]
                 checked += 1
     assert checked > 10
-
-
-def _gap_counts(game: Game, twelve: int, hand: int) -> tuple[int, ...]:
-    defenders = ALL_CARDS & ~twelve
-    counts = []
-    for order in _group_orders(game):
-        run = 0
-        for c in order:
-            if defenders >> c & 1:
-                counts.append(run)
-                run = 0
-            elif hand >> c & 1:
-                run += 1
-        counts.append(run)
-    return tuple(counts)
 
 
 @pytest.mark.parametrize("bid", [18, 60])

@@ -18,17 +18,30 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from skatdd.core.cards import ALL_CARDS, Mask
+from skatdd.core.cards import ALL_CARDS, Mask, points_of
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import matadors
 from skatdd.engine.solve import Solver
 
-from .best import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON, _Bands, _Class, _discard_classes, _heuristic, _Probe
+from .best import (
+    ALL_TRICKS,
+    LOST,
+    NO_TRICK,
+    SCHNEIDER,
+    SCHNEIDERED,
+    WON,
+    _Bands,
+    _Class,
+    _discard_classes,
+    _group_orders,
+    _heuristic,
+    _Probe,
+)
 from .worlds import World
 
-__all__ = ["band_range", "deciding_band", "discard_classes_of", "discard_probes", "narrow", "rank_discards",
-           "rank_null_discards", "rank_probes", "settle"]
+__all__ = ["band_range", "deciding_band", "discard_classes_of", "discard_probes", "dominance_links", "narrow",
+           "rank_discards", "rank_null_discards", "rank_probes", "settle", "share"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,7 +135,7 @@ def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
     score = _Bands(game, matadors(game, twelve), bid).score
     looks = [_heuristic(game, twelve, cls.discard) for cls in classes]
     probes = discard_probes(solver, seat, twelve, game, classes, worlds)
-    order, ranges = rank_probes(probes, score, looks, keep=3)
+    order, ranges = rank_probes(probes, score, looks, keep=3, links=dominance_links(game, twelve, classes))
     ranked: list[tuple[_Class, list[Any]]] = []
     for rank, i in enumerate(order):
         if rank == 0:
@@ -147,8 +160,70 @@ def discard_probes(solver: Solver, seat: int, twelve: Mask, game: Game, classes:
     return probes
 
 
+def dominance_links(game: Game, twelve: Mask, classes: Sequence[_Class]) -> list[tuple[int, int, int]]:
+    """``(top, low, delta)``: class *top* dominates class *low*, their values differing by 0 to *delta* points.
+
+    Two discards that keep the same number of cards in every gap (a run of
+    the declarer's cards between the defenders' cards of one follow group)
+    play alike: a bijection inside each gap maps every play of one onto a
+    play of the other with the same legal cards and trick winners.  Pair the
+    kept cards of each gap in point order; if *top* keeps, card by card, no
+    more points than *low*, then for every pair of mapped strategies
+    ``V(top) - V(low) = sum (1 - w) (p_low - p_top)`` over the pairs (``w``:
+    the declarer wins that card's trick; the twelve cards' points are the
+    same), which lies between 0 and *delta*, the difference of the kept
+    points.  So ``V(low) <= V(top) <= V(low) + delta`` and their trick facts
+    (every trick, no trick) are equal.  Per vector of kept counts, the class
+    keeping the fewest points (it throws the highest cards of every gap)
+    dominates every other class with that vector; those are the links.
+    """
+    defenders = ALL_CARDS & ~twelve
+    orders = _group_orders(game)
+    groups: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for i, cls in enumerate(classes):
+        counts: list[int] = []
+        for order in orders:
+            run = 0
+            for c in order:
+                if defenders >> c & 1:
+                    counts.append(run)
+                    run = 0
+                elif cls.hand >> c & 1:
+                    run += 1
+            counts.append(run)
+        groups.setdefault(tuple(counts), []).append((points_of(cls.hand), i))
+    links: list[tuple[int, int, int]] = []
+    for members in groups.values():
+        kept, top = min(members)
+        links.extend((top, i, points - kept) for points, i in members if i != top)
+    return links
+
+
+def share(source: _Probe, target: _Probe, delta: int) -> bool:
+    """Give *target* what *source*'s facts imply through a dominance link; True when *target* learnt something.
+
+    *delta* >= 0: *source* dominates *target*, ``V(target)`` in ``[V(source)
+    - delta, V(source)]``; *delta* < 0: *target* dominates *source*,
+    ``V(target)`` in ``[V(source), V(source) - delta]``.  The trick facts are
+    equal (:func:`dominance_links`).
+    """
+    before = (target.lo, target.hi, target._all, target._none)
+    target.lo = max(target.lo, source.lo - max(delta, 0))
+    target.hi = min(target.hi, source.hi + max(-delta, 0))
+    if target._all is None and source._all is not None:
+        target._all = source._all
+        if source._all:
+            target.lo = target.hi = 120
+    if target._none is None and source._none is not None:
+        target._none = source._none
+        if source._none:
+            target.hi = target.discard_points
+    assert target.lo <= target.hi, (target.lo, target.hi)
+    return (target.lo, target.hi, target._all, target._none) != before
+
+
 def rank_probes(probes: Sequence[Sequence[_Probe]], score: Sequence[int], looks: Sequence[int],
-                 keep: int) -> tuple[list[int], list[list[tuple[int, int]]]]:
+                keep: int, links: Sequence[tuple[int, int, int]] = ()) -> tuple[list[int], list[list[tuple[int, int]]]]:
     """The *keep* best classes by total score over the worlds, best first, and every class's band range per world.
 
     *probes* holds one row per discard class (one probe per world), *score*
@@ -168,13 +243,31 @@ def rank_probes(probes: Sequence[Sequence[_Probe]], score: Sequence[int], looks:
     ones, so the *keep* best and their totals are exact (a returned class's
     score is settled in every world: ``score[lo] == score[hi]``).  The
     probes keep what they learnt, so a second ranking of the same probes
-    with another *score* starts from those facts.
+    with another *score* starts from those facts.  *links*
+    (:func:`dominance_links`) pass each answer on to the classes it bounds
+    (:func:`share`), whose ranges then narrow without a question.
     """
     ranges = [[band_range(p) for p in row] for row in probes]
     low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
     high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
     open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
     losses = [0] * (len(ranges[0]) if ranges else 0)      # per world: classes known to lose there
+    linked: list[list[tuple[int, int]]] = [[] for _ in probes]   # per class: (other class, signed delta)
+    for top, low, delta in links:
+        linked[top].append((low, delta))
+        linked[low].append((top, -delta))
+
+    def refresh(k: int, v: int) -> None:
+        """Class *k*'s band range in world *v* from its probe's facts, and the sums and sets that follow it."""
+        before = ranges[k][v]
+        after = ranges[k][v] = band_range(probes[k][v])
+        low_sum[k] += score[after[0]] - score[before[0]]
+        high_sum[k] += score[after[1]] - score[before[1]]
+        if score[after[1]] <= 0 < score[before[1]]:
+            losses[v] += 1
+        if score[after[0]] == score[after[1]]:
+            open_worlds[k].discard(v)
+
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
         running = [i for i in range(len(probes)) if open_worlds[i] and high_sum[i] >= third]
@@ -183,15 +276,11 @@ def rank_probes(probes: Sequence[Sequence[_Probe]], score: Sequence[int], looks:
         i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
         w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
                                                losses[v], -v))
-        before = ranges[i][w]
-        narrow(probes[i][w], before[0], deciding_band(score, *before))
-        after = ranges[i][w] = band_range(probes[i][w])
-        low_sum[i] += score[after[0]] - score[before[0]]
-        high_sum[i] += score[after[1]] - score[before[1]]
-        if score[after[1]] <= 0 < score[before[1]]:
-            losses[w] += 1
-        if score[after[0]] == score[after[1]]:
-            open_worlds[i].discard(w)
+        narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
+        refresh(i, w)
+        for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
+            if share(probes[i][w], probes[j][w], delta):
+                refresh(j, w)
     order = sorted((i for i in range(len(probes)) if not open_worlds[i]), key=lambda k: (-low_sum[k], k))[:keep]
     return order, ranges
 

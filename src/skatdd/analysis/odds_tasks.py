@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skatdd.core.cards import ALL_CARDS, CARD_POINTS, Mask, cards_of, display_sorted
+from skatdd.core.cards import Mask, cards_of, display_sorted
 from skatdd.core.rules import Game
 from skatdd.core.scoring import matadors
 from skatdd.engine.solve import Solver
@@ -66,13 +66,12 @@ from .best import (
     SCHNEIDERED,
     _Bands,
     _Class,
-    _group_orders,
     _heuristic,
     _PickedUp,
     _Probe,
     _Seat,
 )
-from .discard_ranking import discard_classes_of, rank_discards, rank_null_discards, settle
+from .discard_ranking import discard_classes_of, dominance_links, rank_discards, rank_null_discards, settle
 from .worlds import World
 
 __all__ = ["OddsJob", "encode_worlds", "handle", "solve_world", "undominated", "world_from_json"]
@@ -105,30 +104,9 @@ def world_from_json(item: Sequence[int]) -> World:
 
 
 def undominated(game: Game, twelve: Mask, classes: Sequence[_Class]) -> list[_Class]:
-    """The classes no other class dominates (module docstring), in their order.
-
-    Per vector of kept cards per gap, the class whose kept cards are worth
-    the least (it throws the highest cards of every gap).
-    """
-    defenders = ALL_CARDS & ~twelve
-    orders = _group_orders(game)
-    best: dict[tuple[int, ...], tuple[int, int]] = {}
-    for i, cls in enumerate(classes):
-        counts: list[int] = []
-        for order in orders:
-            run = 0
-            for c in order:
-                if defenders >> c & 1:
-                    counts.append(run)
-                    run = 0
-                elif cls.hand >> c & 1:
-                    run += 1
-            counts.append(run)
-        kept = sum(CARD_POINTS[c] for c in cards_of(cls.hand))
-        key = tuple(counts)
-        if key not in best or kept < best[key][0]:
-            best[key] = (kept, i)
-    return [classes[i] for i in sorted(i for _, i in best.values())]
+    """The classes no other class dominates (:func:`~skatdd.analysis.discard_ranking.dominance_links`), in their order."""
+    dominated = {low for _, low, _ in dominance_links(game, twelve, classes)}
+    return [cls for i, cls in enumerate(classes) if i not in dominated]
 
 
 class _WorldPickUp(_PickedUp):
