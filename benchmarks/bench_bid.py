@@ -20,13 +20,11 @@ draw)::
 """
 from __future__ import annotations
 
-import argparse
-import statistics
 import time
 
 import pytest
 
-from bench_odds import HAND_SET, Hand, _cpu, bench_hands
+from bench_odds import HAND_SET, Hand, _cpu, bench_hands, bench_parser, print_medians
 from skatdd.analysis.bid import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
 from skatdd.core.cards import format_mask
 
@@ -57,13 +55,9 @@ def test_bid(benchmark, case: str, index: int) -> None:  # type: ignore[no-untyp
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=JOBS)
-    parser.add_argument("--skats", type=int, default=DEFAULT_SKATS)
-    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
-    parser.add_argument("--case", choices=sorted(CASES), action="append", help="Only this case (repeatable).")
+    parser = bench_parser(__doc__, CASES)
+    parser.add_argument("--skats", type=int, default=DEFAULT_SKATS, help="Skats drawn per hand.")
+    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="Worlds drawn per skat.")
     args = parser.parse_args()
     hands = bench_hands(args.seed, args.hands)
     for case in args.case or list(CASES):
@@ -74,11 +68,7 @@ def main() -> None:
             cpus.append(cpu)
             print(f"{case:4s} seat {hand[0]} {format_mask(hand[1])}: wall {wall:7.2f} s, CPU {cpu:7.2f} s, "
                   f"{report.nodes:,} nodes, max bid {report.max_bid(False)} / {report.max_bid(True)}", flush=True)
-        target = CASES[case][1]
-        median = statistics.median(walls)
-        print(f"{case}: median wall {median:.2f} s, CPU {statistics.median(cpus):.2f} s over {len(walls)} hands "
-              f"({args.skats} skats x {args.worlds} worlds, jobs {args.jobs}); target {target:.0f} s: "
-              f"{'met' if median <= target else 'missed'}", flush=True)
+        print_medians(case, walls, cpus, CASES[case][1], f"{args.skats} skats x {args.worlds} worlds, jobs {args.jobs}")
 
 
 if __name__ == "__main__":

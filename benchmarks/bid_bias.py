@@ -20,10 +20,11 @@ import statistics
 
 from bench_odds import bench_hands
 from skatdd.analysis.bands import Probe
-from skatdd.analysis.best import GAME_ORDER
+from skatdd.analysis.best_results import GAME_ORDER
 from skatdd.analysis.bid_tasks import _settle_band, band_scores, draw_skats
 from skatdd.analysis.discard_heuristic import discard_heuristic
-from skatdd.analysis.odds import _classes, _discard_probes, _Job, _rank_probes, draw_worlds
+from skatdd.analysis.discard_ranking import discard_classes_of, discard_probes, rank_probes
+from skatdd.analysis.odds_draw import draw_worlds
 from skatdd.analysis.worlds import hand_view
 from skatdd.core.position import Position
 from skatdd.core.scoring import MIN_BID, matadors
@@ -40,11 +41,10 @@ def gap(hand_index: int, worlds: int, skats: int, fresh: int, seed: int) -> tupl
         twelve = hand | d.skat
         best = None
         for game in GAME_ORDER[:5]:
-            classes = _classes(game, twelve)
-            job = _Job(seat, hand, d.skat, MIN_BID, (game,), True, True)
-            probes = _discard_probes(solver, job, game, classes, d.worlds)
+            classes = discard_classes_of(game, twelve)
+            probes = discard_probes(solver, seat, twelve, game, classes, d.worlds)
             score = band_scores(game, matadors(game, twelve), MIN_BID, False)
-            order, ranges = _rank_probes(probes, score, [discard_heuristic(game, twelve, c.discard) for c in classes], keep=1)
+            order, ranges = rank_probes(probes, score, [discard_heuristic(game, twelve, c.discard) for c in classes], keep=1)
             total = sum(score[lo] for lo, _ in ranges[order[0]])
             if best is None or total > best[0]:
                 best = (total, game, classes[order[0]], score)

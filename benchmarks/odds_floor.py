@@ -27,7 +27,7 @@ import time
 
 from bench_odds import bench_hands
 from skatdd.analysis.bands import Probe
-from skatdd.analysis.odds import _settle
+from skatdd.analysis.discard_ranking import settle
 from skatdd.analysis.worlds import choose_worlds, hand_view
 from skatdd.core.cards import format_mask
 from skatdd.core.position import Position
@@ -48,7 +48,7 @@ def measure(worlds: int, seed: int) -> None:
                 pos = Position(game, seat, list(world.hands), world.skat, leader=0)
                 solver.clear()
                 n, t = solver.nodes, time.process_time()
-                value = _settle(Probe(solver, pos))[0]
+                value = settle(Probe(solver, pos))[0]
                 cpu["odds"] += time.process_time() - t
                 nodes["odds"] += solver.nodes - n
                 solver.clear()

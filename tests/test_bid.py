@@ -29,7 +29,7 @@ TT = 16
 
 
 def small(hand: str = HAND, seat: int = 1, **kwargs: Any) -> BidReport:
-    options: dict[str, Any] = {"skats": 2, "worlds": 2, "seed": 1, "tt_mb": TT, **kwargs}
+    options: dict[str, Any] = {"skats": 2, "worlds": 2, "seed": 1, "solver": Solver(tt_mb=TT), **kwargs}
     return bid(hand, seat=seat, **options)
 
 
@@ -151,7 +151,7 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
 def test_each_skat_agrees_with_odds_known_skat_on_the_same_worlds() -> None:
     report = small(skats=3, worlds=5, seed=2, scoring="list")
     for entry in report.per_skat():
-        known = odds(HAND, seat=1, skat=entry["skat"], worlds=5, seed=entry["seed"], tt_mb=TT)
+        known = odds(HAND, seat=1, skat=entry["skat"], worlds=5, seed=entry["seed"], solver=Solver(tt_mb=TT))
         theirs = [{"game": o.label, "discard": [card_name(c) for c in o.discard or []], "win": round(o.win, 6),
                    "mean_score": round(o.mean_score, 4)} for o in known.options]
         assert entry["games"] == theirs

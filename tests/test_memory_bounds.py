@@ -192,7 +192,7 @@ start = ru()
 try:
     if sys.argv[1] == "odds":
         odds("CJ SJ HJ CA CT C9 SA ST H7 D8", seat=0, games=["grand"], picked_up=False, worlds=1_000_000,
-             jobs=1, tt_mb=16, progress=stop_after(3))
+             jobs=1, solver=solver, progress=stop_after(3))
     else:
         advise(first_card, Declaration(Game.CLUBS), worlds=1_000_000,
                runner=WorldRunner(solver=solver, progress=stop_after(3)))

@@ -56,7 +56,7 @@ def test_same_seed_same_report_for_one_and_two_jobs() -> None:
 
 
 def test_known_skat_same_for_one_and_two_jobs() -> None:
-    kwargs = dict(seat=0, skat="S7 D7", games=["grand", "diamonds", "null"], worlds=4, seed=3, tt_mb=TT)
+    kwargs = dict(seat=0, skat="S7 D7", games=["grand", "diamonds", "null"], worlds=4, seed=3, solver=Solver(tt_mb=TT))
     a = odds(HAND, jobs=1, **kwargs).to_json()  # type: ignore[arg-type]
     b = odds(HAND, jobs=2, **kwargs).to_json()  # type: ignore[arg-type]
     assert without_timing(a) == without_timing(b)
@@ -70,7 +70,7 @@ def test_known_skat_same_for_one_and_two_jobs() -> None:
 
 
 def test_four_jacks_and_top_clubs_win_every_world() -> None:
-    report = odds("CJ SJ HJ DJ CA CT CK CQ C9 C8", seat=0, games=["grand"], picked_up=False, worlds=10, tt_mb=TT)
+    report = odds("CJ SJ HJ DJ CA CT CK CQ C9 C8", seat=0, games=["grand"], picked_up=False, worlds=10, solver=Solver(tt_mb=TT))
     (grand,) = report.options
     assert grand.label == "grand hand"
     assert grand.win == 1.0 and grand.schwarz == 10 and grand.mean_points == 120
@@ -84,7 +84,7 @@ def test_null_ouvert_hand_agrees_with_the_exact_count() -> None:
     hand = "C7 C8 C9 S7 S8 S9 H7 H8 H9 DT"
     exact = analyse(hand, declarer=0)
     truth = 1 - exact.worlds_lost / exact.worlds
-    report = odds(hand, seat=0, games=["null-ouvert"], picked_up=False, worlds=60, seed=1, tt_mb=TT)
+    report = odds(hand, seat=0, games=["null-ouvert"], picked_up=False, worlds=60, seed=1, solver=Solver(tt_mb=TT))
     (option,) = report.options
     assert option.label == "null ouvert hand"
     assert 0 < option.wins < 60
@@ -95,7 +95,7 @@ def test_null_ouvert_hand_agrees_with_the_exact_count() -> None:
 
 def test_null_ouvert_with_known_skat_agrees_with_the_exact_count_of_its_discard() -> None:
     hand, skat = "C7 C8 CQ S7 S8 S9 H7 H8 H9 D8", "DA CA"
-    report = odds(hand, seat=0, skat=skat, games=["null-ouvert"], worlds=40, seed=2, tt_mb=TT)
+    report = odds(hand, seat=0, skat=skat, games=["null-ouvert"], worlds=40, seed=2, solver=Solver(tt_mb=TT))
     (option,) = report.options
     assert option.discard is not None
     twelve = mask_of(parse_cards(hand)) | mask_of(parse_cards(skat))
@@ -140,7 +140,7 @@ def test_tiny_world_count_equals_brute_force_with_the_solver() -> None:
     space = list(WorldSpace(view))
     assert len(space) == 3
     bid = 20
-    report = odds(view, games=["clubs", "null"], worlds=50, bid=bid, tt_mb=TT)
+    report = odds(view, games=["clubs", "null"], worlds=50, bid=bid, solver=Solver(tt_mb=TT))
     assert report.exact and report.evaluated == 3 and report.worlds == 3
     solver = Solver(tt_mb=TT)
     hand = view.known[0]
@@ -175,7 +175,7 @@ def test_tiny_world_count_equals_brute_force_with_the_solver() -> None:
 
 def test_known_skat_ranking_equals_brute_force_over_every_discard() -> None:
     hand, skat, seed, n = mask_of(parse_cards(HAND)), mask_of(parse_cards("S7 D7")), 5, 2
-    report = odds(hand, seat=1, skat=skat, games=["spades"], worlds=n, seed=seed, bid=22, tt_mb=TT)
+    report = odds(hand, seat=1, skat=skat, games=["spades"], worlds=n, seed=seed, bid=22, solver=Solver(tt_mb=TT))
     (option,) = report.options
     worlds, _ = choose_worlds(hand_view(1, hand, skat), n, random.Random(seed))
     solver = Solver(tt_mb=TT)
@@ -236,7 +236,7 @@ def test_accept_conditions_the_worlds_by_rejection() -> None:
     assert again == worlds
     with pytest.raises(WorldConditionError, match="too rare"):
         draw_worlds(view, 5, random.Random(4), lambda w: False, max_draws=50)
-    report = odds(view, games=["grand"], picked_up=False, worlds=3, accept=middlehand_has_sj, tt_mb=TT)
+    report = odds(view, games=["grand"], picked_up=False, worlds=3, accept=middlehand_has_sj, solver=Solver(tt_mb=TT))
     assert report.evaluated == 3
 
 
@@ -261,7 +261,7 @@ def test_api_errors() -> None:
 
 
 def test_left_out_nulls_below_the_bid() -> None:
-    report = odds(HAND, seat=0, games=["null", "null-ouvert"], picked_up=False, worlds=2, bid=40, tt_mb=TT)
+    report = odds(HAND, seat=0, games=["null", "null-ouvert"], picked_up=False, worlds=2, bid=40, solver=Solver(tt_mb=TT))
     assert [o.label for o in report.options] == ["null ouvert hand"]
     assert report.left_out == ["null hand (value 35) cannot be declared after a bid of 40"]
 

@@ -83,7 +83,7 @@ discards often reach the very same hands).
    :class:`~skatdd.analysis.bands.Bands`).  A discard is compared with the best so far (the
    incumbent) by the fewest null-window questions that decide "is its
    (score, value) higher?": usually one, "does it reach the incumbent's
-   value + 1?" (proof in :meth:`_PickedUp._beats`).  Only a discard that
+   value + 1?" (proof in :meth:`PickedUpSearch._beats`).  Only a discard that
    beats the incumbent gets its exact value; the trick queries are asked
    only where they can matter (every trick needs value 120; no trick needs
    value = the discard's points, since a declarer kept trickless has exactly
@@ -209,7 +209,7 @@ class SeatSearch:
         skat as discard), which seeds the search (reduction 3).  Returns the
         class and its probe, whose :meth:`Probe.outcome` is then cheap.
         """
-        picked = _PickedUp(self, game, bands)
+        picked = PickedUpSearch(self, game, bands)
         skat_pair = tuple(display_sorted(cards_of(self.skat)))
         seed = next(c for c in classes if skat_pair in c.members)
         picked.offer_known(seed, hand_probe)
@@ -329,7 +329,7 @@ def _option_from_score(game: Game, decl: Declaration, discard: list[Card] | None
     )
 
 
-class _PickedUp:
+class PickedUpSearch:
     """The search for the best discard of one picked-up suit or grand game.
 
     Keeps the incumbent (the best discard so far) with its exact band, value

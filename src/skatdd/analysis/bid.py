@@ -14,7 +14,7 @@ when S >= 231), uniformly without repeats, from one ``random.Random(seed)``,
 and for each skat a seed for its worlds; then W worlds (splits of the other
 twenty cards between the two defenders) are drawn for each skat exactly as
 ``skatdd odds HAND --skat SKAT --worlds W --seed SEED`` draws them
-(:func:`skatdd.analysis.odds.draw_worlds`).  Every (skat, world) pair is one lie of
+(:func:`skatdd.analysis.odds_draw.draw_worlds`).  Every (skat, world) pair is one lie of
 all 22 unseen cards, uniformly distributed, so the S x W pairs also serve
 the hand games: every declaration is scored on the very same worlds.
 
@@ -30,7 +30,7 @@ The declarations at a bid
   chooses the game and discard with the highest mean over *that skat's* W
   worlds -- the worlds consistent with his twelve cards -- not the best of
   each world.  For each skat this is the computation of ``odds --skat``
-  (:func:`skatdd.analysis.odds._rank_probes` on :func:`skatdd.analysis.odds._discard_probes`,
+  (:func:`skatdd.analysis.discard_ranking.rank_probes` on :func:`skatdd.analysis.discard_ranking.discard_probes`,
   equivalent discards searched once, threshold questions only), run for
   each score table the bid can impose: a picked-up suit or grand game with
   matadors m is worth v0 = base x (m + 1) plain, v1 with schneider, v2 with
@@ -69,45 +69,41 @@ fit fresh ones, so the pick-up is flattered by a bias that shrinks with W.
 from __future__ import annotations
 
 import functools
-import math
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from skatdd.core.cards import Card, Mask, card_name, format_mask
+from skatdd.core.cards import Card, Mask
 from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
-from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, SEEGER_DEFENDER, Declaration, matadors
+from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, Declaration, matadors
 from skatdd.core.seeds import generator
+from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 
 from .bands import ALL_TRICKS, SCHNEIDER
 from .best_results import GAME_ORDER
+from .bid_report import PICK_UP, SCORINGS, BidReport, GameOption, Level, Pick, pick
 from .bid_skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
 from .bid_tasks import BidJob, SkatDraw, draw_skats, handle
-from .odds import _read_view
-from .skat_rule import SkatRule, skat_rule
-from .stegen import StegenCount, stegen_count
+from .odds_input import read_view
+from .stegen import stegen_count
 
 __all__ = [
-    "DEFAULT_SKATS", "DEFAULT_WORLDS", "SCORINGS", "BidReport", "Level", "Pick", "bid", "bid_ladder", "draw_skats",
+    "DEFAULT_SKATS", "DEFAULT_WORLDS", "PICK_UP", "SCORINGS", "SKAT_PAIRS", "BidReport", "GameOption", "Level", "Pick",
+    "bid", "bid_ladder", "draw_skats",
 ]
 
 #: Skats drawn when the caller does not say (of 231).
 DEFAULT_SKATS = 20
 #: Worlds drawn for each skat when the caller does not say.
 DEFAULT_WORLDS = 20
-#: The scorings, in the order they are shown.
-SCORINGS = ("list", "tournament")
 #: Pairs of the 22 cards a seat cannot see: the possible skats.
 SKAT_PAIRS = 231
 
 Progress = Callable[[int, int], None]
-PICK_UP = "pick up"
 
 
 def bid_ladder() -> tuple[int, ...]:
@@ -123,214 +119,6 @@ def bid_ladder() -> tuple[int, ...]:
         top = (11 if game.is_suit else 4) + 7
         values.update(base * k for k in range(2, top + 1))
     return tuple(sorted(values))
-
-
-@dataclass
-class Pick:
-    """The best declaration at one bid by one scoring, and its figures over every evaluated world.
-
-    ``score`` / ``tournament``: mean list score / mean Seeger-Fabian points
-    of the declarer; ``*_se``: their standard errors over the skats (the
-    sample standard deviation of the per-skat means / sqrt(S); ``None`` with
-    one skat); ``defenders``: mean Seeger-Fabian points to each defender;
-    ``games``: for the pick-up, how many skats led to each contract;
-    ``choices``: the contract chosen on each skat, in skat order.
-    """
-
-    label: str
-    decl: Declaration | None           # None: pick up
-    win: float
-    score: float
-    tournament: float
-    score_se: float | None
-    tournament_se: float | None
-    defenders: float
-    games: dict[str, int] | None = None
-    choices: list[str] | None = None
-
-    @property
-    def hand(self) -> bool:
-        return self.decl is not None
-
-    def mean(self, tournament: bool) -> float:
-        return self.tournament if tournament else self.score
-
-    def to_json(self) -> dict[str, Any]:
-        """``{best, game, hand, announce, win, score, score_se, tournament, tournament_se, defenders, games}``."""
-        return {
-            "best": self.label, "game": None if self.decl is None else self.decl.game.label, "hand": self.hand,
-            "announce": [] if self.decl is None else self.decl.announce, "win": round(self.win, 6),
-            "score": round(self.score, 4), "score_se": _rounded(self.score_se),
-            "tournament": round(self.tournament, 4), "tournament_se": _rounded(self.tournament_se),
-            "defenders": round(self.defenders, 4), "games": self.games,
-        }
-
-
-def _rounded(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
-
-
-def _pick(label: str, decl: Declaration | None, per_skat: Sequence[tuple[int, int, int]], worlds: int,
-          choices: list[str] | None = None) -> Pick:
-    """A :class:`Pick` from per-skat totals ``(score, seeger, wins)`` over *worlds* worlds each."""
-    n = len(per_skat) * worlds
-    scores = [s / worlds for s, _, _ in per_skat]
-    seegers = [t / worlds for _, t, _ in per_skat]
-    wins = sum(w for _, _, w in per_skat)
-
-    def se(xs: list[float]) -> float | None:
-        return statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
-
-    return Pick(label, decl, wins / n, sum(scores) / len(scores), sum(seegers) / len(seegers), se(scores), se(seegers),
-                SEEGER_DEFENDER * (n - wins) / n, dict(Counter(choices)) if choices is not None else None, choices)
-
-
-@dataclass
-class Level:
-    """One bid of the ladder: the best declaration there by each scoring computed (``picks[tournament]``)."""
-
-    bid: int
-    picks: dict[bool, Pick]
-
-
-@dataclass
-class GameOption:
-    """One game at bid 18 (a row of ``options``): hand (best announcement) or picked up (honest, and the bound).
-
-    For a picked-up game ``win``, ``score`` and ``tournament`` are the honest
-    pick-up's (the game declared whatever the skat, with the discard best for
-    it on each skat's worlds); ``optimistic_*`` take the best discard of each
-    world, as ``odds`` does without a known skat.
-    """
-
-    decl: Declaration
-    win: float
-    score: float
-    tournament: float
-    optimistic_win: float | None = None
-    optimistic_score: float | None = None
-    optimistic_tournament: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{game, hand, announce, win, score, tournament}``, picked up also ``honest_*`` and ``optimistic_*``."""
-        out: dict[str, Any] = {"game": self.decl.game.label, "hand": self.decl.hand, "announce": self.decl.announce,
-                               "win": round(self.win, 6), "score": round(self.score, 4),
-                               "tournament": round(self.tournament, 4)}
-        if not self.decl.hand:
-            assert self.optimistic_win is not None and self.optimistic_score is not None
-            assert self.optimistic_tournament is not None
-            out.update({"honest_win": out["win"], "optimistic_win": round(self.optimistic_win, 6),
-                        "honest_score": out["score"], "optimistic_score": round(self.optimistic_score, 4),
-                        "optimistic_tournament": round(self.optimistic_tournament, 4)})
-        return out
-
-
-@dataclass
-class BidReport:
-    """Everything ``skatdd bid`` reports (docs/cli.md).
-
-    Attributes:
-        seat, hand: the seat and its ten cards.
-        scorings: the scorings shown (``False`` list, ``True`` tournament), the first one choosing ``best``.
-        skats: one :class:`SkatOutcome` per sampled skat, in skat order.
-        every_skat: all 231 skats were taken.
-        worlds: worlds per skat.
-        seed: the seed of the draws.
-        picked_up: the pick-up was computed (not only hand games).
-        levels: one :class:`Level` per bid, from 18 to the highest bid any declaration wins somewhere.
-        options: the games at bid 18 (:class:`GameOption`).
-        stegen: the hand's :class:`~skatdd.analysis.stegen.StegenCount`.
-        nodes, seconds: engine nodes and wall time.
-    """
-
-    seat: int
-    hand: Mask
-    scorings: tuple[bool, ...]
-    skats: list[SkatOutcome]
-    every_skat: bool
-    worlds: int
-    seed: int
-    picked_up: bool
-    levels: list[Level]
-    options: list[GameOption]
-    stegen: StegenCount
-    nodes: int = 0
-    seconds: float = 0.0
-
-    def max_bid(self, tournament: bool) -> int | None:
-        """The highest bid at which declaring beats passing (best mean above 0) in that scoring, or ``None``."""
-        good = [lv.bid for lv in self.levels if tournament in lv.picks and lv.picks[tournament].mean(tournament) > 0]
-        return max(good) if good else None
-
-    def play(self, tournament: bool) -> tuple[Pick, SkatRule | None] | None:
-        """What to play at :meth:`max_bid`: the pick, and for a pick-up the rule of what the skat changes."""
-        top = self.max_bid(tournament)
-        if top is None:
-            return None
-        pick = next(lv.picks[tournament] for lv in self.levels if lv.bid == top)
-        if pick.choices is None:
-            return pick, None
-        return pick, skat_rule([(s.skat, c) for s, c in zip(self.skats, pick.choices, strict=True)])
-
-    def per_skat(self) -> list[dict[str, Any]]:
-        """Per skat at bid 18 in list scoring: the seed of its worlds, every game's discard and figures, the choice.
-
-        The same skat, seed and worlds in ``skatdd odds HAND --skat SKAT --worlds W --seed SEED`` give the same
-        discards and figures.
-        """
-        out = []
-        for s in self.skats:
-            games = []
-            for game in GAME_ORDER:
-                result = s.games[game]
-                if (0, False) not in result.picked:
-                    continue
-                ch = result.picked[0, False]
-                for ouvert in (False, True) if game.is_null else (False,):
-                    decl = Declaration(game, ouvert=ouvert)
-                    total = ch.score if ch.score is not None else _null_total(decl, ch.wins, s.worlds, MIN_BID)
-                    games.append({"game": str(decl), "discard": [card_name(c) for c in ch.discard],
-                                  "win": round(ch.wins / s.worlds, 6), "mean_score": round(total / s.worlds, 4)})
-            choice = s.picked_up(MIN_BID, False)[0] if games else None
-            out.append({"skat": format_mask(s.skat), "seed": s.seed, "choice": choice, "games": games})
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as docs/cli.md's JSON object."""
-        def answer(tournament: bool) -> dict[str, Any] | None:
-            played = self.play(tournament) if tournament in self.scorings else None
-            if played is None:
-                return None
-            pick, rule = played
-            out = {"bid": self.max_bid(tournament), **pick.to_json(), "skat_rule": None if rule is None else rule.text,
-                   "skat_rule_fits": None if rule is None else rule.fits}
-            return out
-
-        primary = self.scorings[0]
-        levels = []
-        for lv in self.levels:
-            row: dict[str, Any] = {"bid": lv.bid, **lv.picks[primary].to_json()}
-            if len(self.scorings) > 1:
-                row["by_tournament"] = lv.picks[True].to_json()
-            levels.append(row)
-        return {
-            "seat": self.seat, "hand": format_mask(self.hand),
-            "scoring": "both" if len(self.scorings) > 1 else SCORINGS[primary],
-            "skats": len(self.skats), "every_skat": self.every_skat, "worlds": self.worlds,
-            "evaluated": len(self.skats) * self.worlds, "seed": self.seed, "picked_up": self.picked_up,
-            "levels": levels,
-            "max_bid": {name: self.max_bid(t) if t in self.scorings else None
-                        for name, t in (("score", False), ("tournament", True))},
-            "play": {name: answer(t) for name, t in (("score", False), ("tournament", True))},
-            "options": [o.to_json() for o in self.options],
-            "stegen": self.stegen.to_json(),
-            "per_skat": self.per_skat() if self.picked_up else [],
-            "nodes": self.nodes, "seconds": round(self.seconds, 6),
-        }
-
-
-def _null_total(decl: Declaration, wins: int, worlds: int, bid: int) -> int:
-    return scored(decl, 0, 1, bid)[0] * wins + scored(decl, 0, 0, bid)[0] * (worlds - wins)
 
 
 # ---------------------------------------------------------------------------
@@ -391,7 +179,7 @@ class _Table:
                 candidates.append((str(decl), decl, self.hand_totals(decl, bid), None))
         label, chosen_decl, per_skat, choices = max(candidates, key=lambda c: (sum(t[k] for t in c[2]),
                                                                                 -candidates.index(c)))
-        return _pick(label, chosen_decl, per_skat, self.worlds, choices)
+        return pick(label, chosen_decl, per_skat, self.worlds, choices)
 
     def levels(self, scorings: tuple[bool, ...]) -> list[Level]:
         top = self.top()
@@ -407,7 +195,7 @@ class _Table:
                     out.append(self._picked_option(Declaration(game, ouvert=ouvert), tournament, n))
                 decls = [d for d in self.hand_decls if (d.game == game and d.ouvert == ouvert) or
                          (d.game == game and not game.is_null)]
-                picks = [_pick(str(d), d, self.hand_totals(d, MIN_BID), self.worlds) for d in decls]
+                picks = [pick(str(d), d, self.hand_totals(d, MIN_BID), self.worlds) for d in decls]
                 best = max(picks, key=lambda p: (p.mean(tournament), -picks.index(p)))
                 assert best.decl is not None
                 out.append(GameOption(best.decl, best.win, best.score, best.tournament))
@@ -458,8 +246,8 @@ def _outcomes(draws: list[SkatDraw], games: Sequence[Game], records: list[dict[s
 
 def bid(
     cards: Mask | str | Sequence[Card], *, seat: int | str, skats: int = DEFAULT_SKATS, worlds: int = DEFAULT_WORLDS,
-    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1, tt_mb: int = 128,
-    progress: Progress | None = None, dask: str | None = None,
+    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1,
+    solver: Solver | None = None, progress: Progress | None = None, dask: str | None = None,
 ) -> BidReport:
     """How high to bid with a ten-card hand, and what to play (see the module docstring).
 
@@ -473,7 +261,8 @@ def bid(
             beside it), ``'list'`` or ``'tournament'``.
         hand_only: only hand games (no pick-up), on the same worlds.
         jobs: worker processes (``None``: every core); the report does not depend on it.
-        tt_mb: transposition table per worker, MiB.
+        solver: the solver whose configuration (its table size) every
+            worker's own solver takes (:func:`~skatdd.engine.solve.solver_or_default`).
         progress: called as ``progress(done, total)`` as tasks (a game on a skat) finish.
         dask: a Dask scheduler address or ``local[:N]`` instead of local workers.
 
@@ -482,7 +271,7 @@ def bid(
     start = time.perf_counter()
     if seat is None:
         raise DealFormatError("bid needs the seat of the hand (0, 1, 2 or F, M, R)")
-    view = _read_view(cards, seat, None)
+    view = read_view(cards, seat, None)
     hand = view.known[view.seat]
     for name, value in (("skats", skats), ("worlds", worlds)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -506,7 +295,8 @@ def bid(
             progress(len(records), len(tasks))
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
-                        jobs=worker_count(jobs), tt_mb=tt_mb, emit=collect, dask=dask, total=len(tasks))
+                        jobs=worker_count(jobs), tt_mb=solver_or_default(solver).tt_mb, emit=collect, dask=dask,
+                        total=len(tasks))
     outcomes = _outcomes(draws, GAME_ORDER, records, hand)
     table = _Table(outcomes, worlds, picked_up=not hand_only)
     return BidReport(

@@ -7,8 +7,8 @@ game (the declarer's ten cards, the skat as dealt: the skat's own discard
 class, :mod:`skatdd.analysis.best` reduction 3) and of the best discard of that world
 (the per-world bound), and the honest choice of discard for each score
 table the bid can impose (:func:`game_values`), ranked by
-:func:`skatdd.analysis.odds._rank_probes` on the probes of
-:func:`skatdd.analysis.odds._discard_probes` -- the computation of ``odds --skat``.
+:func:`skatdd.analysis.discard_ranking.rank_probes` on the probes of
+:func:`skatdd.analysis.discard_ranking.discard_probes` -- the computation of ``odds --skat``.
 All the questions are the engine's threshold questions: a score needs only
 the band.
 """
@@ -24,24 +24,16 @@ from typing import Any
 from skatdd.core.cards import Mask, cards_of, display_sorted
 from skatdd.core.position import Position
 from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
-from skatdd.core.scoring import MIN_BID, Declaration, _seeger, matadors, score_game
+from skatdd.core.scoring import Declaration, _seeger, matadors, score_game
 from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.runner.lines import LineOutcome
 
-from .bands import Bands as _Bands
-from .discard_heuristic import discard_heuristic as _heuristic
-from .odds import (
-    _band_range,
-    _classes,
-    _discard_probes,
-    _Job,
-    _narrow,
-    _rank_null_discards,
-    _rank_probes,
-    _world_from_json,
-    draw_worlds,
-)
+from .bands import Bands
+from .discard_heuristic import discard_heuristic
+from .discard_ranking import band_range, discard_classes_of, discard_probes, narrow, rank_null_discards, rank_probes
+from .odds_draw import draw_worlds
+from .odds_tasks import world_from_json
 from .worlds import World, hand_view
 
 __all__ = ["BidJob", "SkatDraw", "band_scores", "draw_skats", "game_values", "handle"]
@@ -66,7 +58,7 @@ def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Rando
     The skats are taken uniformly without repeats and listed in a fixed
     order (lexicographic in the unseen cards); each gets a seed from *rng*
     for its own ``random.Random``, which draws its worlds as
-    :func:`skatdd.analysis.odds.draw_worlds` does for ``odds --skat``.
+    :func:`skatdd.analysis.odds_draw.draw_worlds` does for ``odds --skat``.
     """
     unseen = [c for c in range(32) if not hand >> c & 1]
     pairs = [1 << a | 1 << b for a, b in combinations(unseen, 2)]
@@ -105,7 +97,7 @@ def game_values(game: Game, m: int) -> tuple[int, int, int]:
 
 def band_scores(game: Game, m: int, bid: int, tournament: bool) -> list[int]:
     """The six bands' scores of a picked-up suit or grand game at *bid*: list, or Seeger-Fabian points."""
-    scores = _Bands(game, m, bid).score
+    scores = Bands(game, m, bid).score
     return [_seeger(s, s > 0)[0] for s in scores] if tournament else scores
 
 
@@ -116,22 +108,22 @@ def _settle_band(probe: Any) -> int:
             probe.takes_all()
     elif not probe.at_least(OUT_OF_SCHNEIDER_POINTS):
         probe.trickless()
-    low, high = _band_range(probe)
+    low, high = band_range(probe)
     assert low == high, (low, high)
     return low
 
 
 def _best_band(column: Sequence[Any], looks: Sequence[int]) -> int:
     """The highest band any discard class reaches in one world (*column*: the classes' probes there)."""
-    ranges = [_band_range(p) for p in column]
+    ranges = [band_range(p) for p in column]
     best = max(lo for lo, _ in ranges)
     while True:
         open_ = [i for i, (_, hi) in enumerate(ranges) if hi > best]
         if not open_:
             return best
         i = max(open_, key=lambda k: (ranges[k][1], looks[k], -k))
-        _narrow(column[i], *ranges[i])
-        ranges[i] = _band_range(column[i])
+        narrow(column[i], *ranges[i])
+        ranges[i] = band_range(column[i])
         best = max(best, ranges[i][0])
 
 
@@ -144,17 +136,17 @@ def _skat_class(classes: Sequence[Any], skat: Mask) -> int:
 def _points_task(solver: Solver, job: BidJob, game: Game, skat: Mask, worlds: Sequence[World]) -> dict[str, Any]:
     """One suit or grand game on one skat: hand bands, the best discard per regime and scoring, the per-world bound."""
     twelve = job.hand | skat
-    classes = _classes(game, twelve)
-    probes = _discard_probes(solver, _Job(job.seat, job.hand, skat, MIN_BID, (game,), True, True), game, classes, worlds)
+    classes = discard_classes_of(game, twelve)
+    probes = discard_probes(solver, job.seat, twelve, game, classes, worlds)
     record: dict[str, Any] = {"hand": [_settle_band(p) for p in probes[_skat_class(classes, skat)]]}
     if not job.picked_up:
         return record
     m = matadors(game, twelve)
-    looks = [_heuristic(game, twelve, c.discard) for c in classes]
+    looks = [discard_heuristic(game, twelve, c.discard) for c in classes]
     picked = []
     for regime, value in enumerate(game_values(game, m)):
         for tournament in (False, True) if job.tournament else (False,):
-            order, ranges = _rank_probes(probes, band_scores(game, m, value, tournament), looks, keep=1)
+            order, ranges = rank_probes(probes, band_scores(game, m, value, tournament), looks, keep=1)
             best = order[0]
             lows = [lo for lo, _ in ranges[best]]
             listed, seeger = band_scores(game, m, value, False), band_scores(game, m, value, True)
@@ -174,12 +166,11 @@ def _null_position(job: BidJob, hand: Mask, twelve: Mask, world: World) -> Posit
 def _null_task(solver: Solver, job: BidJob, skat: Mask, worlds: Sequence[World]) -> dict[str, Any]:
     """Null on one skat: hand wins per world, the discard winning most often, the per-world bound."""
     twelve = job.hand | skat
-    classes = _classes(Game.NULL, twelve)
+    classes = discard_classes_of(Game.NULL, twelve)
     own = classes[_skat_class(classes, skat)].hand
     record: dict[str, Any] = {"hand": [int(solver.declarer_wins(_null_position(job, own, twelve, w))) for w in worlds]}
     if job.picked_up:
-        cls, results = _rank_null_discards(solver, _Job(job.seat, job.hand, skat, MIN_BID, (Game.NULL,), True, True),
-                                           worlds)[0]
+        cls, results = rank_null_discards(solver, job.seat, twelve, worlds)[0]
         wins = sum(bool(r[0]) for r in results)
         record["picked"] = [[0, False, list(cls.discard), None, None, wins]]
         record["optimistic"] = [int(any(solver.declarer_wins(_null_position(job, c.hand, twelve, w)) for c in classes))
@@ -190,7 +181,7 @@ def _null_task(solver: Solver, job: BidJob, skat: Mask, worlds: Sequence[World])
 def handle(solver: Solver, line: int, raw: bytes | str, *, job: BidJob) -> LineOutcome:
     """One task: one game (``Game`` value; null stands for null ouvert too) on one skat's worlds."""
     task = json.loads(raw)
-    worlds = [_world_from_json(item) for item in task["worlds"]]
+    worlds = [world_from_json(item) for item in task["worlds"]]
     game = Game(task["game"])
     nodes = solver.nodes
     if game.is_null:

@@ -17,6 +17,7 @@ import click
 
 from skatdd.analysis.bid import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, SKAT_PAIRS, BidReport, GameOption, Pick, bid
 from skatdd.core.rules import SEAT_NAMES
+from skatdd.engine.solve import Solver
 from skatdd.present.report import format_hand
 from skatdd.runner.lines import worker_count
 
@@ -188,7 +189,8 @@ def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int
     try:
         with progress_bar("Solving skats") as progress:
             report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,
-                         hand_only=hand_only, jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress, dask=dask)
+                         hand_only=hand_only, jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress,
+                         dask=dask)
     except KeyboardInterrupt:
         click.echo("Interrupted: nothing printed (the table needs every skat).", err=True)
         sys.exit(130)

@@ -7,8 +7,9 @@ shows a progress bar on a terminal (stderr) and prints.  ``--json`` prints
 :meth:`skatdd.analysis.odds.OddsReport.to_json`.
 
 Bad input (an unknown or duplicate card, not ten cards, a skat card in the
-hand, an unknown seat, ``--worlds 0``) exits 2 with a one-line message; Ctrl-C
-stops the workers and exits 130.
+hand, an unknown seat, ``--worlds 0``, an inference odds cannot use, a bad
+bidding move) exits 2 with a one-line message; Ctrl-C stops the workers and
+exits 130.
 """
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ from collections.abc import Callable
 
 import click
 
+from skatdd.analysis.inference import INFERENCES
 from skatdd.analysis.odds import DEFAULT_WORLDS, OddsReport, OptionOdds, odds
+from skatdd.analysis.odds_input import parse_auction
 from skatdd.core.cards import Card, card_symbol
 from skatdd.core.rules import SEAT_NAMES, Game
 from skatdd.core.scoring import MIN_BID
+from skatdd.engine.solve import Solver
 from skatdd.present.report import format_hand
 from skatdd.runner.lines import worker_count
 
@@ -87,6 +91,12 @@ def report_lines(report: OddsReport) -> list[str]:
     out = [f"{SEAT_NAMES[report.seat].capitalize()} holds {format_hand(report.hand)} ({skat}), bid {report.bid}"]
     if report.exact:
         out.append(f"All {report.evaluated:,} consistent worlds, each solved double-dummy (exact: no sampling error)")
+    elif report.inference == "bids":
+        assert report.ess is not None and report.pool is not None and report.pool_ess is not None
+        out.append(f"{report.evaluated:,} worlds drawn by the bidding's weight from {report.pool:,} of "
+                   f"{report.worlds:,} consistent worlds (seed {report.seed}), each solved double-dummy")
+        out.append(f"Effective sample size {report.ess:,.1f} (the bidding weights over the pool: "
+                   f"{report.pool_ess:,.1f} of {report.pool:,})")
     else:
         out.append(f"{report.evaluated:,} of {report.worlds:,} consistent worlds drawn at random (seed {report.seed}), "
                    "each solved double-dummy")
@@ -122,13 +132,17 @@ def report_lines(report: OddsReport) -> list[str]:
               help="Worlds to solve (all of them when fewer are consistent).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the world draw.")
 @click.option("--bid", type=BID, default=MIN_BID, show_default=True, help="The bid.")
+@click.option("--inference", type=click.Choice(INFERENCES), default="none", show_default=True,
+              help="Weigh the worlds by the bidding (bids; needs --bids). play and all need cards played: refused.")
+@click.option("--bids", "auction", metavar="MOVES",
+              help='The auction so far, SEAT:MOVE in order (move: a bid, y or p), e.g. "M:18 F:y M:20 F:p R:p".')
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
 @dask_option
 @json_option
 @tt_option
 def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tuple[Game, bool], ...], only_hand: bool,
-            only_picked: bool, worlds: int, seed: int, bid: int, jobs: int | None, dask: str | None, as_json: bool,
-            tt_mb: int) -> None:
+            only_picked: bool, worlds: int, seed: int, bid: int, inference: str, auction: str | None, jobs: int | None,
+            dask: str | None, as_json: bool, tt_mb: int) -> None:
     """The chances of every contract for HAND, the seat's ten dealt cards, the other cards unseen.
 
     Every option (grand, the suits, null, null ouvert; hand and picked up)
@@ -139,16 +153,25 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
     Examples:
       skatdd odds CJ SJ HJ CA CT C9 SA ST H7 D8 --seat F
       skatdd odds "CJ SJ HJ CA CT C9 SA ST H7 D8" --seat M --skat "S7 D7" --bid 30 --json
+      skatdd odds CJ SJ HJ CA CT C9 SA ST H7 D8 --seat R --inference bids --bids "M:18 F:p"
     """
     if only_hand and only_picked:
         raise click.UsageError("--hand and --picked-up exclude each other: give one or neither")
     if only_hand and skat is not None:
         raise click.UsageError("--hand needs the skat unseen: hand games cannot be played after picking up the skat")
+    if inference in ("play", "all"):
+        raise click.UsageError(f"--inference {inference} needs cards played: odds looks before the first card, "
+                               "where only the bidding shows anything (use none or bids)")
+    if inference == "bids" and auction is None:
+        raise click.UsageError('--inference bids needs the auction so far: --bids "M:18 F:p ..."')
+    if auction is not None and inference != "bids":
+        raise click.UsageError("--bids is used only with --inference bids")
+    bids = parse_auction(auction) if auction is not None else []
     with progress_bar("Solving worlds") as progress:
         report = odds(" ".join(hand), seat=seat, skat=skat, games=list(games) or None, hand_games=not only_picked,
                       picked_up=not only_hand, worlds=worlds, seed=seed, bid=bid,
-                      jobs=worker_count(jobs), tt_mb=tt_mb, progress=progress,
-                      dask=dask)
+                      jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress,
+                      dask=dask, inference=inference, bids=bids)
     if as_json:
         emit_json(report.to_json())
     else:

@@ -4,9 +4,11 @@ Cards are ints 0..31 and sets of cards 32-bit masks in the public encoding
 of :mod:`skatdd.core.cards`.
 """
 from collections.abc import Sequence
-from typing import Self
+from typing import Self, TypeAlias
 
-from skatdd.engine.nullouvert import HonestState
+#: The honest search's state (:data:`skatdd.engine.nullouvert.HonestState`, spelled out here so that the
+#: stub imports nothing of the module above it).
+_HonestState: TypeAlias = tuple[int, int, int, int, int, int, int, int, int, tuple[int, ...]]
 
 class NullSolver:
     """The double-dummy table and the honest-search memo of at most *tt_mb* MiB."""
@@ -26,6 +28,6 @@ class NullSolver:
     # Each pattern is one suit's class of worlds, ``(k, l, d, left, right, mult)``.
     def count_worlds(self, patterns: Sequence[Sequence[tuple[int, int, int, int, int, int]]], decl: int, skat_unseen: int,
                      n: int) -> tuple[int, int, int, tuple[int, int, int, int] | None]: ...
-    def honest_wins(self, state: HonestState) -> bool: ...
-    def honest_moves(self, state: HonestState) -> list[tuple[int, bool]]: ...
-    def refute(self, state: HonestState, card: int) -> tuple[int, int, int] | None: ...
+    def honest_wins(self, state: _HonestState) -> bool: ...
+    def honest_moves(self, state: _HonestState) -> list[tuple[int, bool]]: ...
+    def refute(self, state: _HonestState, card: int) -> tuple[int, int, int] | None: ...
