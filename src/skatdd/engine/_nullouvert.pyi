@@ -8,6 +8,8 @@ from typing import Self
 
 from skatdd.nullouvert import HonestState
 
+def suit_holds(declarer: int, left: int, right: int) -> bool: ...
+
 class NullSolver:
     """The double-dummy table and the honest-search memo of at most *tt_mb* MiB."""
 
