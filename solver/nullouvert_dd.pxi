@@ -145,48 +145,6 @@ cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win)
     return out
 
 
-cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
-    """Static win with the declarer on lead (declarer d, defenders l and r).
-
-    Some suit s lets him lead his lowest card x of s such that (a) one
-    defender holds cards of s, all above x, so a defender wins the trick,
-    (b) safe_all()'s condition holds in every other suit, and (c) it holds
-    in s for his other cards even after each defender plays his highest
-    card of s (the worst case: removing a lower card only helps him;
-    discards only remove other suits' defender cards, which also helps).
-    Then a defender leads trick 2 with the condition true everywhere.
-    """
-    cdef int su, bad = -1, nbad = 0, x, t
-    cdef uint32_t sb, ds, ls, rs, es
-    for su in range(4):
-        sb = suit_bits(su)
-        if not suit_safe(d & sb, (l | r) & sb):
-            bad = su
-            nbad += 1
-    if nbad > 1:
-        return 0
-    for su in range(4):
-        if nbad == 1 and su != bad:
-            continue
-        sb = suit_bits(su)
-        ds = d & sb
-        if ds == 0:
-            continue
-        x = bit_index(ds)
-        ls = l & sb
-        rs = r & sb
-        if not ((ls != 0 and bit_index(ls) > x) or (rs != 0 and bit_index(rs) > x)):
-            continue
-        es = ls | rs
-        if ls:
-            es &= ~((<uint32_t>1) << high_bit(ls))
-        if rs:
-            es &= ~((<uint32_t>1) << high_bit(rs))
-        if suit_safe(ds & ~((<uint32_t>1) << x), es):
-            return 1
-    return 0
-
-
 cdef inline int quick_loss(const DD* s) noexcept nogil:
     """Static loss at a trick boundary with a defender on lead.
 
@@ -335,6 +293,64 @@ cdef void init_holds() noexcept nogil:
                 l += 1
 
 
+cdef inline int holds_in(uint32_t d, uint32_t l, uint32_t r, int su) noexcept nogil:
+    """HOLDS for suit *su* of the hands d (declarer), l and r (the defenders after and before him)."""
+    cdef uint32_t lv = ((d | l | r) >> (8 * su)) & 0xFF
+    cdef int n = __builtin_popcount(lv)
+    return HOLDS[HOLDS_AT[n] + <int>((PEXT8[lv][(d >> (8 * su)) & 0xFF] << n) + PEXT8[lv][(l >> (8 * su)) & 0xFF])]
+
+
+cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
+    """Static win with the declarer on lead (declarer d, defenders l and r).
+
+    Every suit but at most one, s, holds (HOLDS; a safe suit holds), and he
+    can lead his lowest card x of s (of any suit when all hold) such that,
+    whatever each defender plays to it (a card of s, or a discard when void),
+    a defender wins the trick and what is left of s holds.  Then a defender
+    leads trick 2 with every suit holding: the other suits still hold after
+    the defenders' discards (throws, which the suit's game grants them).
+    """
+    cdef int su, bad = -1, nbad = 0, x, a, b, ok
+    cdef uint32_t sb, ds, ls, rs, la, rb, played
+    for su in range(4):
+        if not holds_in(d, l, r, su):
+            bad = su
+            nbad += 1
+    if nbad > 1:
+        return 0
+    for su in range(4):
+        if nbad == 1 and su != bad:
+            continue
+        sb = suit_bits(su)
+        ds = d & sb
+        if ds == 0:
+            continue
+        x = bit_index(ds)
+        ls = l & sb
+        rs = r & sb
+        ok = 1
+        la = ls if ls else 1       # bit 0 stands for a discard (never a card of s when s is not suit 0)
+        while la and ok:
+            a = bit_index(la) if ls else -1
+            la &= la - 1
+            rb = rs if rs else 1
+            while rb and ok:
+                b = bit_index(rb) if rs else -1
+                rb &= rb - 1
+                if a < x and b < x:
+                    ok = 0      # the defenders duck: he takes the trick
+                    break
+                played = (<uint32_t>1) << x
+                if a >= 0:
+                    played |= (<uint32_t>1) << a
+                if b >= 0:
+                    played |= (<uint32_t>1) << b
+                ok = holds_in(d & ~played, l & ~played, r & ~played, su)
+        if ok:
+            return 1
+    return 0
+
+
 cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
     """One suit's part of dd_key(): live count, declarer's and left defender's cards compressed onto the live ones.
 
@@ -461,7 +477,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
                 return 1
             if dd_key(s, &k1, &k2) == 0:
                 return 0        # the key found every suit safe or holding (HOLDS)
-        elif lead_safe(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
+        elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
             return 0
         else:
             dd_key(s, &k1, &k2)
