@@ -27,6 +27,32 @@ from libc.stdlib cimport malloc
 
 init_pext_table()
 init_safe_canon()
+init_holds()
+
+
+def suit_holds(declarer, left, right):
+    """Whether one suit *holds* for the declarer (HOLDS in nullouvert_dd.pxi).
+
+    *declarer*, *left*, *right*: the live cards of one suit held by the
+    declarer and by the defenders after and before him (masks in the public
+    encoding, all within one suit's byte).  True when his plain play in the
+    suit (his highest card below the trick's best so far) never takes a trick
+    of it, whatever the defenders do with it alone, each free to lead it
+    whenever he holds a card of it and to throw his cards of it away.
+    """
+    cdef uint32_t d = <uint32_t>declarer, l = <uint32_t>left, r = <uint32_t>right, lv = d | l | r
+    cdef int su
+    if (d & l) or (d & r) or (l & r):
+        raise ValueError("the three holdings overlap")
+    if lv == 0:
+        return True
+    su = bit_index(lv) >> 3
+    if lv & ~suit_bits(su):
+        raise ValueError("the holdings must lie in one suit")
+    lv = (lv >> (8 * su)) & 0xFF
+    return bool(HOLDS[HOLDS_AT[__builtin_popcount(lv)]
+                      + <int>((PEXT8[lv][(d >> (8 * su)) & 0xFF] << __builtin_popcount(lv))
+                              + PEXT8[lv][(l >> (8 * su)) & 0xFF])])
 
 
 cdef class NullSolver:

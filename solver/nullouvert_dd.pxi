@@ -145,48 +145,6 @@ cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win)
     return out
 
 
-cdef inline int lead_safe(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
-    """Static win with the declarer on lead (declarer d, defenders l and r).
-
-    Some suit s lets him lead his lowest card x of s such that (a) one
-    defender holds cards of s, all above x, so a defender wins the trick,
-    (b) safe_all()'s condition holds in every other suit, and (c) it holds
-    in s for his other cards even after each defender plays his highest
-    card of s (the worst case: removing a lower card only helps him;
-    discards only remove other suits' defender cards, which also helps).
-    Then a defender leads trick 2 with the condition true everywhere.
-    """
-    cdef int su, bad = -1, nbad = 0, x, t
-    cdef uint32_t sb, ds, ls, rs, es
-    for su in range(4):
-        sb = suit_bits(su)
-        if not suit_safe(d & sb, (l | r) & sb):
-            bad = su
-            nbad += 1
-    if nbad > 1:
-        return 0
-    for su in range(4):
-        if nbad == 1 and su != bad:
-            continue
-        sb = suit_bits(su)
-        ds = d & sb
-        if ds == 0:
-            continue
-        x = bit_index(ds)
-        ls = l & sb
-        rs = r & sb
-        if not ((ls != 0 and bit_index(ls) > x) or (rs != 0 and bit_index(rs) > x)):
-            continue
-        es = ls | rs
-        if ls:
-            es &= ~((<uint32_t>1) << high_bit(ls))
-        if rs:
-            es &= ~((<uint32_t>1) << high_bit(rs))
-        if suit_safe(ds & ~((<uint32_t>1) << x), es):
-            return 1
-    return 0
-
-
 cdef inline int quick_loss(const DD* s) noexcept nogil:
     """Static loss at a trick boundary with a defender on lead.
 
@@ -241,6 +199,158 @@ cdef void init_safe_canon() noexcept nogil:
         SAFE_CANON[c] = ((1 << __builtin_popcount(c)) - 1) if suit_safe(c, 0xFF & ~c) else UNSAFE
 
 
+# HOLDS[HOLDS_AT[n] + (d << n) + l]: 1 when the suit *holds* for the
+# declarer, 0 when not; d and l are the declarer's and the left defender's
+# cards of the suit compressed onto its n live cards (the right defender
+# holds the rest).  The suit holds when the declarer's plain play in it
+# (follow with his highest card below the trick's best card so far) never
+# wins a trick of it, whatever the defenders do in it alone, granted more
+# than they have: either defender may lead it whenever he holds a card of
+# it, and either may throw away any of his cards of it between tricks.
+#
+# Sound as a static win with a defender on lead, when every suit holds:
+# the declarer plays the plain play in the suit led and, when void in it,
+# throws away the top card of any suit.  Every trick of a suit is a move
+# of that suit's game; a defender's discard from it is one of the throws
+# granted; and the declarer's plain play with his top card of a suit gone
+# never does worse (his cards then stay the lowest ones of what he would
+# have held, so whenever he would have a card below the trick's best, he
+# has one too, or is void).  So he never wins a trick.  suit_safe() implies
+# that the suit holds (it grants the defenders even more: every card of
+# theirs below his may be led); the converse fails: a defender who must
+# follow spends a card, so the split between them counts.
+cdef uint8_t HOLDS[87381]
+cdef int HOLDS_AT[10]
+
+
+cdef int compute_holds(int n, uint32_t d, uint32_t l) noexcept nogil:
+    """HOLDS for one suit (see above), computed on first use and memoised in HOLDS."""
+    cdef int idx = HOLDS_AT[n] + <int>((d << n) + l)
+    cdef uint32_t full = (<uint32_t>1 << n) - 1, r = full & ~d & ~l, xs, ys, bound, under, keep
+    cdef int x, y, res = 1
+    if HOLDS[idx] != 2:
+        return HOLDS[idx]
+    if d != 0:
+        # a defender throws away one of his cards
+        xs = l | r
+        while xs and res:
+            x = bit_index(xs)
+            xs &= xs - 1
+            keep = full & ~(<uint32_t>1 << x)
+            res = compute_holds(n - 1, PEXT8[keep][d], PEXT8[keep][l])
+        # the left defender leads x: the right one follows with y (or throws elsewhere), the declarer plays last
+        xs = l
+        while xs and res:
+            x = bit_index(xs)
+            xs &= xs - 1
+            ys = r if r else (<uint32_t>1 << x)
+            while ys and res:
+                y = bit_index(ys)
+                ys &= ys - 1
+                bound = (<uint32_t>1 << (x if x > y else y)) - 1
+                under = d & bound
+                if under == 0:
+                    res = 0
+                else:
+                    keep = full & ~((<uint32_t>1 << x) | (<uint32_t>1 << y) | (<uint32_t>1 << high_bit(under)))
+                    res = compute_holds(__builtin_popcount(keep), PEXT8[keep][d], PEXT8[keep][l])
+        # the right defender leads x: the declarer plays second, the left one follows with y (or throws elsewhere)
+        xs = r
+        while xs and res:
+            x = bit_index(xs)
+            xs &= xs - 1
+            under = d & ((<uint32_t>1 << x) - 1)
+            if under == 0:
+                res = 0
+                break
+            ys = l if l else (<uint32_t>1 << x)
+            while ys and res:
+                y = bit_index(ys)
+                ys &= ys - 1
+                keep = full & ~((<uint32_t>1 << x) | (<uint32_t>1 << y) | (<uint32_t>1 << high_bit(under)))
+                res = compute_holds(__builtin_popcount(keep), PEXT8[keep][d], PEXT8[keep][l])
+    HOLDS[idx] = res
+    return res
+
+
+cdef void init_holds() noexcept nogil:
+    """Fill HOLDS for every suit of up to eight live cards (87,381 patterns: a few milliseconds)."""
+    cdef int n, at = 0
+    cdef uint32_t d, l
+    for n in range(10):
+        HOLDS_AT[n] = at
+        if n <= 8:
+            at += 1 << (2 * n)
+    memset(HOLDS, 2, sizeof(HOLDS))
+    for n in range(9):
+        for d in range(1u << n):
+            l = 0
+            while True:
+                if (l & d) == 0:
+                    compute_holds(n, d, l)
+                if l == (1u << n) - 1:
+                    break
+                l += 1
+
+
+cdef inline int holds_in(uint32_t d, uint32_t l, uint32_t r, int su) noexcept nogil:
+    """HOLDS for suit *su* of the hands d (declarer), l and r (the defenders after and before him)."""
+    cdef uint32_t lv = ((d | l | r) >> (8 * su)) & 0xFF
+    cdef int n = __builtin_popcount(lv)
+    return HOLDS[HOLDS_AT[n] + <int>((PEXT8[lv][(d >> (8 * su)) & 0xFF] << n) + PEXT8[lv][(l >> (8 * su)) & 0xFF])]
+
+
+cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r) noexcept nogil:
+    """Static win with the declarer on lead (declarer d, defenders l and r).
+
+    Every suit but at most one, s, holds (HOLDS; a safe suit holds), and he
+    can lead his lowest card x of s (of any suit when all hold) such that,
+    whatever each defender plays to it (a card of s, or a discard when void),
+    a defender wins the trick and what is left of s holds.  Then a defender
+    leads trick 2 with every suit holding: the other suits still hold after
+    the defenders' discards (throws, which the suit's game grants them).
+    """
+    cdef int su, bad = -1, nbad = 0, x, a, b, ok
+    cdef uint32_t sb, ds, ls, rs, la, rb, played
+    for su in range(4):
+        if not holds_in(d, l, r, su):
+            bad = su
+            nbad += 1
+    if nbad > 1:
+        return 0
+    for su in range(4):
+        if nbad == 1 and su != bad:
+            continue
+        sb = suit_bits(su)
+        ds = d & sb
+        if ds == 0:
+            continue
+        x = bit_index(ds)
+        ls = l & sb
+        rs = r & sb
+        ok = 1
+        la = ls if ls else 1       # bit 0 stands for a discard (never a card of s when s is not suit 0)
+        while la and ok:
+            a = bit_index(la) if ls else -1
+            la &= la - 1
+            rb = rs if rs else 1
+            while rb and ok:
+                b = bit_index(rb) if rs else -1
+                rb &= rb - 1
+                if a < x and b < x:
+                    ok = 0      # the defenders duck: he takes the trick
+                    break
+                played = (<uint32_t>1) << x
+                if a >= 0:
+                    played |= (<uint32_t>1) << a
+                if b >= 0:
+                    played |= (<uint32_t>1) << b
+                ok = holds_in(d & ~played, l & ~played, r & ~played, su)
+        if ok:
+            return 1
+    return 0
+
+
 cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
     """One suit's part of dd_key(): live count, declarer's and left defender's cards compressed onto the live ones.
 
@@ -251,15 +361,18 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
     strategy keeps the suit safe, and he never leads before he has lost),
     so only his count of the suit matters, and a trick of the suit goes to
     the defender with the higher card in both.  Otherwise *unsafe* counts
-    the suit.
+    the suit, unless it holds (HOLDS).
     """
-    cdef uint32_t dc = PEXT8[lv][db], canon
+    cdef uint32_t dc = PEXT8[lv][db], canon, lc
     cdef uint64_t head = (<uint64_t>__builtin_popcount(lv)) << 16
     if defender_leads:
         canon = SAFE_CANON[dc]
         if canon != UNSAFE:
             return head | (canon << 8) | ((<uint64_t>PEXT8[lv & ~db][lb]) << __builtin_popcount(db))
-        unsafe[0] += 1
+        lc = PEXT8[lv][lb]
+        if not HOLDS[HOLDS_AT[__builtin_popcount(lv)] + <int>((dc << __builtin_popcount(lv)) + lc)]:
+            unsafe[0] += 1
+        return head | (dc << 8) | lc
     return head | (dc << 8) | PEXT8[lv][lb]
 
 
@@ -279,8 +392,8 @@ cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint
 cdef inline int dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
     """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig()).
 
-    Returns the number of suits the declarer is not safe in when a defender
-    leads (0: safe_all() holds), else 0.
+    Returns the number of suits that neither are safe for the declarer nor
+    hold (HOLDS) when a defender leads (0: he has won), else 0.
     """
     return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
                   (s.leader - s.decl + 3) % 3, k1, k2)
@@ -363,8 +476,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
             if quick_loss(s):
                 return 1
             if dd_key(s, &k1, &k2) == 0:
-                return 0        # safe_all(): the key found every suit safe
-        elif lead_safe(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
+                return 0        # the key found every suit safe or holding (HOLDS)
+        elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3]):
             return 0
         else:
             dd_key(s, &k1, &k2)

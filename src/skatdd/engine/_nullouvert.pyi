@@ -10,6 +10,8 @@ from typing import Self, TypeAlias
 #: stub imports nothing of the module above it).
 _HonestState: TypeAlias = tuple[int, int, int, int, int, int, int, int, int, tuple[int, ...]]
 
+def suit_holds(declarer: int, left: int, right: int) -> bool: ...
+
 class NullSolver:
     """The double-dummy table and the honest-search memo of at most *tt_mb* MiB."""
 
