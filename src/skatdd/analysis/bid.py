@@ -79,7 +79,7 @@ from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, Declaration, matadors
 from skatdd.core.seeds import generator
-from skatdd.engine.solve import Solver, solver_or_default
+from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 
@@ -295,7 +295,7 @@ def bid(
             progress(len(records), len(tasks))
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
-                        jobs=worker_count(jobs), tt_mb=solver_or_default(solver).tt_mb, emit=collect, dask=dask,
+                        jobs=worker_count(jobs), solver=solver, emit=collect, dask=dask,
                         total=len(tasks))
     outcomes = _outcomes(draws, GAME_ORDER, records, hand)
     table = _Table(outcomes, worlds, picked_up=not hand_only)

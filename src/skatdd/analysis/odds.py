@@ -121,7 +121,7 @@ from skatdd.core.errors import DealFormatError, ScoringError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import MAX_BID, MIN_BID, Declaration, null_value
 from skatdd.core.seeds import generator
-from skatdd.engine.solve import Solver, solver_or_default
+from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import LineOutcome, run_lines, worker_count
 
@@ -303,7 +303,7 @@ def odds(
             progress(done, task_count)
 
     summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
-                        jobs=worker_count(jobs), tt_mb=solver_or_default(solver).tt_mb, emit=collect,
+                        jobs=worker_count(jobs), solver=solver, emit=collect,
                         dask=dask, total=task_count)
 
     if known_skat is None:

@@ -277,7 +277,7 @@ def _run_pool(items: Iterator[Item], jobs: int, solver: Solver, handler: LineHan
 
 def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler, jobs: int = 1,
               solver: Solver | None = None, emit: Callable[[LineOutcome], None], dask: str | None = None,
-              total: int | None = None, chunk_lines: int = 1, tt_mb: int | None = None) -> BatchSummary:
+              total: int | None = None, chunk_lines: int = 1) -> BatchSummary:
     """Handle every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     *handler* (a picklable top-level function or ``functools.partial`` of
@@ -288,9 +288,7 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     :class:`~skatdd.engine.solve.Solver`, :func:`~skatdd.engine.solve.solver_or_default`),
     more uses that many worker processes, each with a solver of *solver*'s
     configuration and a table of its own (so do the cluster's workers), a
-    task taking up to *chunk_lines* lines when they are waiting.  *tt_mb*
-    is the old way of asking for ``Solver(tt_mb=...)``, kept only until
-    every caller passes a solver (giving both is a ``ValueError``).  *dask* (a scheduler address or
+    task taking up to *chunk_lines* lines when they are waiting.  *dask* (a scheduler address or
     ``local[:N]``) runs the lines on that Dask cluster instead, *jobs* then
     unused (:func:`skatdd.runner.cluster.run_on_cluster`; *total*, the number of
     lines when known, sizes its chunks).  *jobs* beyond what the machine
@@ -300,10 +298,6 @@ def run_lines(items: Iterable[tuple[int, bytes | str]], *, handler: LineHandler,
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    if tt_mb is not None:
-        if solver is not None:
-            raise ValueError("run_lines takes a solver or tt_mb, not both")
-        solver = Solver(tt_mb=tt_mb)
     solver = solver_or_default(solver)
     if jobs > 1 and dask is None:
         jobs = cap_workers(jobs, what=f"--jobs {jobs}", tt_mb=solver.tt_mb)
