@@ -36,8 +36,7 @@ def test_workers_get_the_solvers_configuration_with_tables_of_their_own() -> Non
     assert id(solver.engine) not in {r["engine"] for r in records}
 
 
-def test_no_solver_means_a_default_one_and_the_old_tt_mb_still_builds_one() -> None:
+def test_no_solver_means_a_default_one_and_tt_mb_is_no_longer_taken() -> None:
     assert {r["tt_mb"] for r in _run(1)} == {Solver().tt_mb}
-    assert {r["tt_mb"] for r in _run(1, tt_mb=4)} == {4}
-    with pytest.raises(ValueError, match="not both"):
-        _run(1, solver=Solver(tt_mb=4), tt_mb=4)
+    with pytest.raises(TypeError, match="tt_mb"):
+        _run(1, tt_mb=4)
