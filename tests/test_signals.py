@@ -42,6 +42,20 @@ def deals(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _child_setup() -> None:
+    """In the command's process before it starts: Ctrl-C as a terminal gives it, and SIGTERM if the test dies.
+
+    The command runs in a session of its own, so nothing would stop it if
+    the test process were killed mid-test (a CI timeout): on Linux the
+    kernel then sends it SIGTERM, which stops it and its workers cleanly.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 class Run:
     """A ``python -m skatdd`` process in a session of its own (so a signal can go to its whole group)."""
 
@@ -49,7 +63,7 @@ class Run:
         self.stderr: IO[str] = tempfile.TemporaryFile(mode="w+")  # a pipe could be held open by an orphan
         self.proc = subprocess.Popen([sys.executable, "-m", "skatdd", *args], stdout=subprocess.DEVNULL,
                                      stderr=self.stderr, text=True, cwd=ROOT, start_new_session=True,
-                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                     preexec_fn=_child_setup)
         self.seen: dict[int, Any] = {}
 
     def descendants(self) -> list[Any]:
