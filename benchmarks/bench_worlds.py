@@ -32,7 +32,7 @@ from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_advise import GAMES, world_by_world
+from bench_advise import GAMES, LATE_CARDS, late_position, world_by_world
 from skatdd.analysis.advise import WinRule, mover_view
 from skatdd.analysis.worlds import World, choose_worlds
 from skatdd.core.position import Position
@@ -40,22 +40,11 @@ from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame
 
 FIRST_WORLDS = 200
-LATE_CARDS = 3
 
 
 def first_lead(game: IssGame) -> Position:
     """The position before the first card."""
     return game.start_position()
-
-
-def late(game: IssGame) -> Position | None:
-    """The first position with LATE_CARDS cards a hand, or None when the game ended before it."""
-    pos = game.start_position()
-    for _, card in game.plays:
-        if pos.trick == [] and pos.cards_left <= 3 * LATE_CARDS:
-            return pos
-        pos.play(card)
-    return None
 
 
 def decision_worlds(game: IssGame, pos: Position, n: int) -> list[World]:
@@ -104,7 +93,7 @@ def main() -> None:
     cases = []
     for game in GAMES:
         cases.append((f"{game.id} first lead", game, first_lead(game), FIRST_WORLDS))
-        pos = late(game)
+        pos = late_position(game)
         if pos is not None:
             cases.append((f"{game.id} {LATE_CARDS} cards", game, pos, 10 ** 6))
     medians: dict[str, dict[str, list[float]]] = {"first lead": {w: [] for w in ways}, "late": {w: [] for w in ways}}
