@@ -19,6 +19,7 @@ from skatdd.core.cards import Card, card_name, display_sorted
 from skatdd.core.position import Position
 
 from .honest import HonestResult
+from .inference import rounded_ess, weighing_json
 from .world_values import CardResults
 from .worlds import View
 
@@ -211,8 +212,7 @@ class Advice:
             "seed": self.seed,
         }
         if self.inference != "none":
-            out.update({"inference": self.inference, "ess": _rounded(self.ess), "pool": self.pool,
-                        "pool_ess": _rounded(self.pool_ess)})
+            out.update(weighing_json(self.inference, self.ess, self.pool, self.pool_ess))
         cards = [c.to_json() for c in self.cards]
         if self.honest is not None:
             for entry, card in zip(cards, self.cards, strict=True):
@@ -222,11 +222,6 @@ class Advice:
             out["honest"] = self.honest.to_json()
         out.update({"nodes": self.nodes, "seconds": round(self.seconds, 6)})
         return out
-
-
-def _rounded(value: float | None) -> float | None:
-    """An effective sample size as reported: two decimals."""
-    return None if value is None else round(value, 2)
 
 
 # --------------------------------------------------------------------------- a whole game
@@ -278,7 +273,7 @@ class SingleDummyPlay:
             "sd_exact": self.exact,
         }
         if inference:
-            out["sd_ess"] = _rounded(self.ess)
+            out["sd_ess"] = rounded_ess(self.ess)
         if honest:
             h = self.honest
             out["sd_honest_win"] = None if h is None else h.honest_win(self.card)

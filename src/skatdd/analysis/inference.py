@@ -42,7 +42,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, quote
@@ -58,7 +58,8 @@ from .inference_play import PLAY_CARDS, TEMPERATURE, play_likelihood
 from .worlds import View, World, choose_worlds, count_worlds
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
-           "effective_size", "input_auction", "parse_inference", "play_evidence", "weighted_worlds", "world_positions"]
+           "effective_size", "input_auction", "parse_inference", "play_evidence", "rounded_ess", "weighing_json",
+           "weighted_worlds", "world_positions"]
 
 #: The inference choices, as the CLI spells them.
 INFERENCES = ("none", "bids", "play", "all")
@@ -159,6 +160,16 @@ class WeightedWorlds:
     def total(self) -> float:
         """The sum of the weights."""
         return sum(self.weights)
+
+
+def rounded_ess(value: float | None) -> float | None:
+    """An effective sample size as the reports give it: two decimals (``None`` stays ``None``)."""
+    return None if value is None else round(value, 2)
+
+
+def weighing_json(inference: str, ess: float | None, pool: int | None, pool_ess: float | None) -> dict[str, Any]:
+    """The JSON fields of weighed worlds that ``advise`` and ``odds`` add (docs/cli.md): ``inference, ess, pool, pool_ess``."""
+    return {"inference": inference, "ess": rounded_ess(ess), "pool": pool, "pool_ess": rounded_ess(pool_ess)}
 
 
 def effective_size(weights: Sequence[float]) -> float:

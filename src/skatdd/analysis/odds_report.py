@@ -18,6 +18,7 @@ from skatdd.core.cards import Card, Mask, card_name, format_mask
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration, matadors, score_game
 
+from .inference import weighing_json
 from .odds_stats import rate_interval
 
 __all__ = ["Alternative", "Contract", "OddsReport", "OptionOdds", "OptionTally", "WorldOutcome", "world_outcome"]
@@ -278,8 +279,7 @@ class OddsReport:
             "seed": self.seed,
         }
         if self.inference != "none":
-            out.update({"inference": self.inference, "ess": None if self.ess is None else round(self.ess, 2),
-                        "pool": self.pool, "pool_ess": None if self.pool_ess is None else round(self.pool_ess, 2)})
+            out.update(weighing_json(self.inference, self.ess, self.pool, self.pool_ess))
         out.update({
             "options": [o.to_json(known_skat=known) for o in self.options],
             "recommendation": "pass" if rec is None else rec.to_json(known_skat=known),
