@@ -38,7 +38,7 @@ import os
 import resource
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -46,8 +46,7 @@ import pytest
 import skatdd.analysis.world_runner as world_runner
 from skatdd.analysis.advise import WorldRunner, advise, judge_analysis
 from skatdd.analysis.analyse import analyse_iss
-from skatdd.analysis.world_values import CardResults, WinRule, card_results, world_position
-from skatdd.analysis.worlds import World
+from skatdd.analysis.world_values import card_results_each
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame, iter_iss
@@ -82,17 +81,8 @@ def late_position(game: IssGame) -> Position | None:
     return None
 
 
-def world_by_world(pos: Position, rule: WinRule, worlds: Sequence[World], *,
-                   solver: Solver | None = None) -> tuple[list[CardResults], int]:
-    """The runner's solving before one engine call took the worlds: a cleared table and card_values() a world."""
-    solver = solver if solver is not None else Solver(tt_mb=TT_MB)
-    results, nodes = [], 0
-    for world in worlds:
-        solver.clear()
-        results.append(card_results(world_position(pos, world), rule, solver=solver))
-        nodes += solver.nodes
-    return results, nodes
-
+#: The old world-by-world loop, B against the one engine call A.
+world_by_world = card_results_each
 
 WAYS = {"many": world_runner.card_results_many, "loop": world_by_world}
 

@@ -22,7 +22,7 @@ from skatdd.engine.solve import Solver, solver_or_default
 
 from .worlds import World
 
-__all__ = ["CardResults", "WinRule", "card_results", "card_results_many", "world_position"]
+__all__ = ["CardResults", "WinRule", "card_results", "card_results_each", "card_results_many", "world_position"]
 
 #: One world's double-dummy results: ``{card: (declarer's final card points or None in null, declarer wins)}``.
 CardResults = dict[Card, tuple[int | None, bool]]
@@ -80,6 +80,24 @@ def card_results(pos: Position, rule: WinRule, *, solver: Solver | None = None) 
     return out
 
 
+def card_results_each(pos: Position, rule: WinRule, worlds: Sequence[World], *,
+                      solver: Solver | None = None) -> tuple[list[CardResults], int]:
+    """:func:`card_results_many` world by world: the table emptied and :func:`card_results` asked for each world.
+
+    The same results and nodes as the one engine call; used where a world's
+    values need a follow-up question (schwarz announced), and as the
+    baseline the benchmarks compare the one call against.
+    """
+    solver = solver_or_default(solver)
+    results: list[CardResults] = []
+    nodes = 0
+    for world in worlds:
+        solver.clear()
+        results.append(card_results(world_position(pos, world), rule, solver=solver))
+        nodes += solver.nodes
+    return results, nodes
+
+
 def card_results_many(pos: Position, rule: WinRule, worlds: Sequence[World], *,
                       solver: Solver | None = None) -> tuple[list[CardResults], int]:
     """Every world's :func:`card_results`, in order, and the nodes searched (*solver*: default a new one).
@@ -92,19 +110,14 @@ def card_results_many(pos: Position, rule: WinRule, worlds: Sequence[World], *,
     than keeping the entries), and each world then searches exactly the
     nodes it would alone.  Under schwarz announced a card worth 120 also
     needs the trick question right after its world's values, so those
-    worlds are solved one by one (:func:`card_results`).
+    worlds are solved one by one (:func:`card_results_each`).
     """
     if not worlds:
         return [], 0
     solver = solver_or_default(solver)
-    results: list[CardResults] = []
     if rule.kind == "schwarz":
-        nodes = 0
-        for world in worlds:
-            solver.clear()
-            results.append(card_results(world_position(pos, world), rule, solver=solver))
-            nodes += solver.nodes
-        return results, nodes
+        return card_results_each(pos, rule, worlds, solver=solver)
+    results: list[CardResults] = []
     hands = array("I", [mask for world in worlds for mask in world.hands])
     skats = array("I", [world.skat for world in worlds])
     solver.reset_stats()
