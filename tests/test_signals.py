@@ -22,7 +22,14 @@ from typing import IO, Any
 
 import pytest
 
-from skatdd.runner.stopping import Terminated, deferred_stops, exit_status, stop_message, stop_on_signals
+from skatdd.runner.stopping import (
+    Terminated,
+    deferred_stops,
+    exit_status,
+    raise_if_stopped,
+    stop_message,
+    stop_on_signals,
+)
 from skatdd.tools.generate import position_to_json, realistic_deals
 
 psutil = pytest.importorskip("psutil")
@@ -217,6 +224,33 @@ def test_stop_on_signals_raises_terminated_and_restores() -> None:
         assert exit_status(caught.value) == 143 and stop_message(caught.value) == "Terminated by SIGTERM"
         assert signal.getsignal(signal.SIGTERM) is before
         assert exit_status(KeyboardInterrupt()) == 130 and stop_message(KeyboardInterrupt()) == "Interrupted"
+
+
+class _SignalsInDel:
+    """An object whose ``__del__`` is where a stop signal lands (as in a Dask future's), or that fails there."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    def __del__(self) -> None:
+        if self.fail:
+            raise ValueError("a __del__ that fails on its own")
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises here, inside __del__, where Python swallows it
+
+
+def test_a_stop_lost_in_a_del_prints_no_traceback_and_still_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    reported: list[BaseException | None] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_value))
+    hook = sys.unraisablehook
+    with restored(signal.SIGTERM, signal.SIGHUP):
+        with pytest.raises(Terminated) as caught, stop_on_signals():
+            _SignalsInDel()  # made and dropped: its __del__ runs now
+            _SignalsInDel(fail=True)
+            assert len(reported) == 1 and isinstance(reported[0], ValueError)  # other failures are still told
+            raise_if_stopped()  # the lost stop takes effect
+        assert caught.value.signum == signal.SIGTERM
+    assert sys.unraisablehook is hook
 
 
 def test_stop_on_signals_leaves_an_ignored_signal_ignored() -> None:

@@ -18,6 +18,7 @@ Ctrl-C typed at the terminal.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -79,7 +80,8 @@ def stop_on_signals() -> Iterator[None]:
     remembered for :func:`raise_if_stopped`.  A signal already ignored
     (``nohup``, a background job's Ctrl-C) stays ignored.  The previous
     handlers come back on exit; nothing is changed outside the main thread
-    (only it can set handlers).
+    (only it can set handlers).  A stop lost in a ``__del__`` prints no
+    traceback (:func:`raise_if_stopped` raises it again).
     """
     if not _in_main_thread():
         yield
@@ -88,9 +90,19 @@ def stop_on_signals() -> Iterator[None]:
     for sig in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(sig) != signal.SIG_IGN:
             previous[sig] = signal.signal(sig, _raise)
+    previous_hook = sys.unraisablehook
+
+    def quiet_lost_stop(unraisable: Any) -> None:
+        # A stop that lands in a __del__ (a Dask future's, say) is lost there and Python would print its
+        # traceback; it is remembered, and raise_if_stopped raises it again, so say nothing of it here.
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and _received):
+            previous_hook(unraisable)
+
+    sys.unraisablehook = quiet_lost_stop
     try:
         yield
     finally:
+        sys.unraisablehook = previous_hook
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         _received.clear()
