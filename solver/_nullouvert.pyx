@@ -62,22 +62,25 @@ cdef class WorldClasses:
     per suit) of groups, each a non-empty list of patterns ``(k, l, d,
     left, right, mult, idx)`` sharing k and l, the last suit's groups sorted
     by ``(k, l)``; *skat_unseen* the unseen skat cards (0 or 2); *n* the
-    cards per hand.  Read-only once built but for its unit counter: each
-    class is solved by exactly one run, whichever solver or thread runs it.
+    cards per hand; *parts* the runs of :meth:`NullSolver.count_worlds`
+    that share the classes (one a thread, at most 64; runs beyond them find
+    nothing left).  Read-only once built but for the share of the work:
+    each class is solved by exactly one run, whichever solver or thread
+    runs it.
     """
 
     cdef Enum E
     cdef readonly bint split
 
-    def __cinit__(self, groups, int skat_unseen, int n):
+    def __cinit__(self, groups, int skat_unseen, int n, int parts=1):
         cdef int su, i, j, kk, ll, np
         cdef Pattern* arr
         cdef Group* grp
         for su in range(4):
             self.E.pat[su] = NULL
             self.E.grp[su] = NULL
-        if skat_unseen not in (0, 2) or not 0 <= n <= 10 or len(groups) != 4:
-            raise ValueError("need four suits' groups, skat_unseen 0 or 2 and n in 0..10")
+        if skat_unseen not in (0, 2) or not 0 <= n <= 10 or len(groups) != 4 or not 1 <= parts <= MAX_PARTS:
+            raise ValueError(f"need four suits' groups, skat_unseen 0 or 2, n in 0..10 and parts in 1..{MAX_PARTS}")
         self.split = False
         for su in range(4):
             np = sum(len(g) for g in groups[su])
@@ -126,7 +129,7 @@ cdef class WorldClasses:
                 self.E.end3[kk][ll] = i + 1
         self.E.K = skat_unseen
         self.E.n = n
-        self.E.next_unit = 0
+        share_init(&self.E.share, (<long long>self.E.ngrp[0]) * self.E.ngrp[1], parts)
         self.E.stop = 0
 
     def __dealloc__(self):

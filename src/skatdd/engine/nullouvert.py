@@ -57,6 +57,9 @@ __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "Wo
 
 T = TypeVar("T")
 
+#: Threads one count of worlds runs on at most (the engine's share of the work has room for so many).
+MAX_JOBS = 64
+
 
 def run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
     """Run *calls* (engine calls that release the GIL) on threads of their own; their results in order.
@@ -287,10 +290,10 @@ class NullOuvertAnalyser:
         """
         n = hand.bit_count()
         suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
+        solvers = self.solvers(jobs)
         plan = _nullouvert.WorldClasses(
-            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n)
-        runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in self.solvers(jobs)],
-                           plan.stop)
+            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
+        runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
         first = _nullouvert.WorldClasses.first([run[3] for run in runs])
@@ -314,10 +317,12 @@ class NullOuvertAnalyser:
 
         Each has a double-dummy table of the analyser's ``tt_mb`` (so a
         count takes up to ``jobs`` times that memory) and a 1 MiB memo (the
-        honest search runs on :attr:`solver` only).
+        honest search runs on :attr:`solver` only).  At most
+        :data:`MAX_JOBS`.
         """
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
+        jobs = min(jobs, MAX_JOBS)
         while len(self._workers) < jobs - 1:
             self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1))
         return [self.solver, *self._workers[:jobs - 1]]
