@@ -173,6 +173,8 @@ cdef class NullSolver:
         self.dd.tt = &self.tt
         self.dd.nodes = 0
         self.dd.lead_mask = ALL_CARDS
+        self.dd.at_root = 0
+        self.dd.killer = -1
         self.hs.memo = &self.memo
         self.hs.dd = &self.dd
         self.hs.nodes = 0

@@ -37,6 +37,8 @@ ctypedef struct DD:
     int tlen               # cards on the table
     int tcard[3]           # cards on the table, in play order
     uint32_t lead_mask     # the declarer's first leads searched (ALL_CARDS but in a class split by suits: worlds.pxi)
+    int at_root            # set by the caller: the next dd_lose() is a class's root (killer, below)
+    int killer             # the root move that settled the last root searched, tried first at the next (-1: none)
     uint64_t nodes
     Table* tt
 
@@ -469,13 +471,19 @@ cdef int dd_lose(DD* s) noexcept nogil:
     table (header).  With the declarer on lead (only ever the first trick:
     a trick he wins ends the search) he leads only cards of ``s.lead_mask``;
     when that is not every card, the answer is not the position's value, so
-    the table is neither probed nor stored there.
+    the table is neither probed nor stored there.  At a class's root
+    (``s.at_root``, set by the count of worlds) the move that settled the
+    last root is tried first: the classes of a count come in order of their
+    patterns, and the lead that won (or beat) one mostly does the next
+    (forehand's hardest hand game 313M -> 223M nodes; the same for the
+    first three plies: 226M, and rearhand gains 6% either way).
     """
     cdef int seat = (s.leader + s.tlen) % 3
     cdef int moves[MAXM]
-    cdef int n, i, res, c, restricted = 0
+    cdef int n, i, res, c, restricted = 0, root = s.at_root
     cdef uint64_t k1 = 0, k2 = 0
     cdef int found
+    s.at_root = 0
     s.nodes += 1
     if s.tlen == 0:
         if s.hand[s.decl] == 0:
@@ -496,6 +504,12 @@ cdef int dd_lose(DD* s) noexcept nogil:
             if found >= 0:
                 return found
     n = dd_order(s, seat, moves)
+    if root:
+        for i in range(1, n):
+            if moves[i] == s.killer:
+                moves[i] = moves[0]
+                moves[0] = s.killer
+                break
     res = 1 if seat == s.decl else 0
     for i in range(n):
         c = moves[i]
@@ -503,6 +517,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
             continue
         if dd_child(s, seat, c) != res:
             res = 1 - res
+            if root:
+                s.killer = c
             break
     if s.tlen == 0 and not restricted:
         table_put(s.tt, k1, k2, res, __builtin_popcount(s.hand[s.decl]))

@@ -156,6 +156,7 @@ cdef inline int root_lose(DD* s, uint32_t leads) noexcept nogil:
     s.leader = 0
     s.tlen = 0
     s.lead_mask = leads
+    s.at_root = 1
     r = dd_lose(s)
     s.lead_mask = ALL_CARDS
     return r
