@@ -53,7 +53,7 @@ from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
 
-__all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse", "run_threads"]
+__all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
 
 T = TypeVar("T")
 
@@ -61,7 +61,7 @@ T = TypeVar("T")
 MAX_JOBS = 64
 
 
-def run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
+def _run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
     """Run *calls* (engine calls that release the GIL) on threads of their own; their results in order.
 
     One call runs in the calling thread.  With more, the calling thread
@@ -293,7 +293,7 @@ class NullOuvertAnalyser:
         solvers = self.solvers(jobs)
         plan = _nullouvert.WorldClasses(
             [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
-        runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
+        runs = _run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
         first = _nullouvert.WorldClasses.first([run[3] for run in runs])
@@ -541,11 +541,11 @@ def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str 
     if tt_mb is None:
         tt_mb = TT_MB_KNOWN_SKAT if skat_mask is not None else TT_MB_UNKNOWN_SKAT
     if jobs is None:
-        jobs = usable_cores()
+        jobs = _usable_cores()
     return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive, jobs=jobs)
 
 
-def usable_cores() -> int:
+def _usable_cores() -> int:
     """The cores this process may run on, at least 1 (the engine's copy of skatdd.runner.workers.usable_cores)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
