@@ -52,7 +52,7 @@ cdef extern from *:
        whose range is empty takes the back half of the largest range left.
        The spin lock is taken once a unit (hundreds of classes). */
     #define SKATDD_MAX_PARTS 64
-    typedef struct { long long lo[SKATDD_MAX_PARTS], hi[SKATDD_MAX_PARTS]; int nparts, joined, lock; } skatdd_share;
+    typedef struct { long long lo[SKATDD_MAX_PARTS], hi[SKATDD_MAX_PARTS]; int nparts, joined; unsigned char lock; } skatdd_share;
 
     static void skatdd_share_init(skatdd_share* s, long long units, int nparts) {
         int i;
