@@ -110,8 +110,9 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.option("--declarer", "declarer", required=True, metavar="SEAT",
               help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Threads solving the classes of worlds, one double-dummy table of --tt-mb each "
-                   "(the answer is the same for any number of them; only the node count moves) [default: every core].")
+              help="Threads solving the classes of worlds of a hand game (with --skat the count is short and runs "
+                   "on one), one double-dummy table of --tt-mb each; the answer is the same for any number of them, "
+                   "only the node count moves  [default: every core].")
 @json_option
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
               help="Double-dummy table size in MiB, per thread of --jobs (the honest-search memo gets half of "
