@@ -58,7 +58,7 @@ def suit_holds(declarer, left, right):
 cdef class WorldClasses:
     """The classes of worlds of one count (nullouvert_worlds.pxi), to be solved by :meth:`NullSolver.count_worlds`.
 
-    ``WorldClasses(groups, skat_unseen, n)``: *groups* is four lists (one
+    ``WorldClasses(groups, skat_unseen, n, parts=1)``: *groups* is four lists (one
     per suit) of groups, each a non-empty list of patterns ``(k, l, d,
     left, right, mult, idx)`` sharing k and l, the last suit's groups sorted
     by ``(k, l)``; *skat_unseen* the unseen skat cards (0 or 2); *n* the

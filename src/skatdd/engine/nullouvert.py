@@ -64,8 +64,8 @@ MAX_JOBS = 64
 def _run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
     """Run *calls* (engine calls that release the GIL) on threads of their own; their results in order.
 
-    One call runs in the calling thread.  With more, the calling thread
-    only waits, in short steps, so that Ctrl-C (or SIGTERM,
+    A single call runs in the calling thread.  With more, the calling
+    thread only waits, in short steps, so that Ctrl-C (or SIGTERM,
     :mod:`skatdd.runner.stopping`) reaches it at once: then, as when a call
     raises, *stop* tells the others to end early, they are joined, and the
     exception propagates.
@@ -284,9 +284,10 @@ class NullOuvertAnalyser:
 
         *pool*: the unseen cards (defenders' hands plus the k unseen skat
         cards).  *jobs*: threads solving the classes, each with a solver of
-        its own (:meth:`solvers`); every figure but the node count is the
-        same whatever *jobs*, which :meth:`count_jobs` may lower.  The first lost world is the first in the
-        order of the plain patterns, whatever the merge and the threads.
+        its own (:meth:`solvers`), fewer when :meth:`count_jobs` says so;
+        every figure but the node count is the same whatever *jobs*.  The
+        first lost world is the first in the order of the plain patterns,
+        whatever the merge and the threads.
         """
         n = hand.bit_count()
         suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
