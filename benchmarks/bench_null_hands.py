@@ -16,11 +16,15 @@ danger 1-2; 4 admits the hardest hand game known,
 ``C7 C8 CK S7 S9 H7 H8 HT D7 DJ`` (clubs 2, diamonds 2), so the set holds
 every kind of hand a player would consider for null and riskier ones.
 
-Each hand is analysed from scratch as ``skatdd null-ouvert HAND --seat S``
-does (a fresh 128 MiB table); the time is the CPU time of that analysis in
-its process.  Run::
+Each hand is analysed from scratch as ``skatdd null-ouvert HAND --seat S
+--jobs T`` does (a fresh 128 MiB table a thread); the time is the CPU time
+of that analysis in its process (every thread's), and its wall time.
+``--jobs`` is how many hands run at once (worker processes), ``--threads``
+the threads of one hand's count (``skatdd null-ouvert --jobs``; default 1,
+so that the CPU times compare with earlier runs).  Run::
 
     python benchmarks/bench_null_hands.py --hands 1000 --jobs 2
+    python benchmarks/bench_null_hands.py --hands 40 --threads 2
     python benchmarks/bench_null_hands.py --hands 50 --seed 3 --max-danger 2
 
 It prints the distribution (median, p90, p99, max), how many hands took
@@ -31,6 +35,7 @@ first ten hands of seed 1 run once each.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import random
 import statistics
@@ -79,23 +84,27 @@ class HandRun:
     hand: Mask
     seat: int
     seconds: float
+    wall: float
     nodes: int
     classes: int
     worlds_lost: int
     unbeatable: bool
 
 
-def run_hand(job: tuple[Mask, int]) -> HandRun:
-    """Analyse one hand game from scratch, timed by the CPU time of this process."""
+def run_hand(job: tuple[Mask, int], threads: int = 1) -> HandRun:
+    """Analyse one hand game from scratch on *threads* threads, timed by the CPU time of this process and the wall."""
     hand, seat = job
-    start = time.process_time()
-    result = analyse(hand, declarer=seat)
-    seconds = time.process_time() - start
-    return HandRun(hand, seat, seconds, result.nodes, result.classes, result.worlds_lost, result.unbeatable)
+    start, wall = time.process_time(), time.perf_counter()
+    result = analyse(hand, declarer=seat, jobs=threads)
+    seconds, wall = time.process_time() - start, time.perf_counter() - wall
+    return HandRun(hand, seat, seconds, wall, result.nodes, result.classes, result.worlds_lost, result.unbeatable)
 
 
-def run_all(hands: list[tuple[Mask, int]], jobs: int) -> list[HandRun]:
-    """Every hand, in *jobs* worker processes (one hand a task), a progress line on stderr each; Ctrl-C stops them all."""
+def run_all(hands: list[tuple[Mask, int]], jobs: int, threads: int = 1) -> list[HandRun]:
+    """Every hand, in *jobs* worker processes (one hand a task) of *threads* threads each, a progress line on stderr each.
+
+    Ctrl-C stops them all.
+    """
     runs: list[HandRun] = []
 
     def progress(run: HandRun) -> None:
@@ -105,11 +114,11 @@ def run_all(hands: list[tuple[Mask, int]], jobs: int) -> list[HandRun]:
 
     if jobs <= 1:
         for job in hands:
-            progress(run_hand(job))
+            progress(run_hand(job, threads))
     else:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             try:
-                for run in pool.imap(run_hand, hands, chunksize=1):
+                for run in pool.imap(functools.partial(run_hand, threads=threads), hands, chunksize=1):
                     progress(run)
             except KeyboardInterrupt:
                 pool.terminate()
@@ -127,14 +136,18 @@ def percentile(values: list[float], q: float) -> float:
 def report(runs: list[HandRun]) -> str:
     """The distribution, the count over the target and the ten slowest hands, as text."""
     times = [r.seconds for r in runs]
+    walls = [r.wall for r in runs]
     lines = [
         f"{len(runs)} hand games: CPU median {statistics.median(times):.3f} s, p90 {percentile(times, 0.9):.3f} s, "
         f"p99 {percentile(times, 0.99):.3f} s, max {max(times):.3f} s, total {sum(times):.1f} s; "
         f"over {TARGET_SECONDS:g} s: {sum(t > TARGET_SECONDS for t in times)}",
-        "slowest:",
+        f"wall median {statistics.median(walls):.3f} s, p90 {percentile(walls, 0.9):.3f} s, max {max(walls):.3f} s; "
+        f"over {TARGET_SECONDS:g} s: {sum(t > TARGET_SECONDS for t in walls)}",
+        "slowest (CPU):",
     ]
     for r in sorted(runs, key=lambda r: -r.seconds)[:10]:
-        lines.append(f"  {r.seconds:7.3f} s  seat {r.seat}  {format_mask(r.hand)}  danger {null_danger(r.hand)}  "
+        lines.append(f"  {r.seconds:7.3f} s  wall {r.wall:7.3f} s  seat {r.seat}  {format_mask(r.hand)}  "
+                     f"danger {null_danger(r.hand)}  "
                      f"lost {r.worlds_lost:,}  {'unbeatable' if r.unbeatable else 'beatable'}  "
                      f"{r.classes:,} classes  {r.nodes:,} nodes")
     return "\n".join(lines)
@@ -153,14 +166,16 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100, help="how many hands (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="the generator's seed (default 1)")
     parser.add_argument("--max-danger", type=int, default=4, help="the largest null danger admitted (default 4)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes, hands at once (default 1)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of one hand's count, skatdd null-ouvert --jobs (default 1)")
     args = parser.parse_args()
-    if args.hands < 1 or args.jobs < 1 or args.max_danger < 0:
-        parser.error("--hands and --jobs must be at least 1, --max-danger at least 0")
+    if args.hands < 1 or args.jobs < 1 or args.threads < 1 or args.max_danger < 0:
+        parser.error("--hands, --jobs and --threads must be at least 1, --max-danger at least 0")
     start = time.perf_counter()
-    runs = run_all(null_shaped_hands(args.seed, args.hands, args.max_danger), args.jobs)
+    runs = run_all(null_shaped_hands(args.seed, args.hands, args.max_danger), args.jobs, args.threads)
     print(report(runs))
-    print(f"wall {time.perf_counter() - start:.1f} s with --jobs {args.jobs}")
+    print(f"wall {time.perf_counter() - start:.1f} s with --jobs {args.jobs} --threads {args.threads}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ include "nullouvert_dd.pxi"
 include "nullouvert_worlds.pxi"
 include "nullouvert_honest.pxi"
 
-from libc.stdlib cimport malloc
+from libc.stdlib cimport free, malloc
 
 init_pext_table()
 init_safe_canon()
@@ -55,11 +55,106 @@ def suit_holds(declarer, left, right):
                               + PEXT8[lv][(l >> (8 * su)) & 0xFF])])
 
 
+cdef class WorldClasses:
+    """The classes of worlds of one count (nullouvert_worlds.pxi), to be solved by :meth:`NullSolver.count_worlds`.
+
+    ``WorldClasses(groups, skat_unseen, n, parts=1)``: *groups* is four lists (one
+    per suit) of groups, each a non-empty list of patterns ``(k, l, d,
+    left, right, mult, idx)`` sharing k and l, the last suit's groups sorted
+    by ``(k, l)``; *skat_unseen* the unseen skat cards (0 or 2); *n* the
+    cards per hand; *parts* the runs of :meth:`NullSolver.count_worlds`
+    that share the classes (one a thread, at most 64; runs beyond them find
+    nothing left).  Read-only once built but for the share of the work:
+    each class is solved by exactly one run, whichever solver or thread
+    runs it.
+    """
+
+    cdef Enum E
+    cdef readonly bint split
+
+    def __cinit__(self, groups, int skat_unseen, int n, int parts=1):
+        cdef int su, i, j, kk, ll, np
+        cdef Pattern* arr
+        cdef Group* grp
+        for su in range(4):
+            self.E.pat[su] = NULL
+            self.E.grp[su] = NULL
+        if skat_unseen not in (0, 2) or not 0 <= n <= 10 or len(groups) != 4 or not 1 <= parts <= MAX_PARTS:
+            raise ValueError(f"need four suits' groups, skat_unseen 0 or 2, n in 0..10 and parts in 1..{MAX_PARTS}")
+        self.split = False
+        for su in range(4):
+            np = sum(len(g) for g in groups[su])
+            self.E.ngrp[su] = len(groups[su])
+            self.E.pat[su] = <Pattern*>malloc(max(1, np) * sizeof(Pattern))
+            self.E.grp[su] = <Group*>malloc(max(1, self.E.ngrp[su]) * sizeof(Group))
+            if self.E.pat[su] == NULL or self.E.grp[su] == NULL:
+                raise MemoryError()
+            arr = self.E.pat[su]
+            grp = self.E.grp[su]
+            j = 0
+            for i, members in enumerate(groups[su]):
+                if not members:
+                    raise ValueError("a group needs at least one pattern")
+                grp[i].start = j
+                grp[i].count = len(members)
+                grp[i].mult = 0
+                grp[i].k = members[0][0]
+                grp[i].l = members[0][1]
+                if not (0 <= grp[i].k <= 2 and 0 <= grp[i].l <= 8):
+                    raise ValueError("a pattern's counts are out of range")
+                self.split |= len(members) > 1
+                for kk, ll, d, lm, rm, mult, idx in members:
+                    if (kk, ll) != (grp[i].k, grp[i].l):
+                        raise ValueError("the patterns of a group must share k and l")
+                    arr[j].k = kk
+                    arr[j].l = ll
+                    arr[j].d = d
+                    arr[j].lm = lm
+                    arr[j].rm = rm
+                    arr[j].mult = mult
+                    arr[j].idx = idx
+                    grp[i].mult += mult
+                    j += 1
+        for kk in range(3):
+            for ll in range(9):
+                self.E.start3[kk][ll] = 0
+                self.E.end3[kk][ll] = 0
+        for i in range(self.E.ngrp[3] - 1, -1, -1):
+            kk = self.E.grp[3][i].k
+            ll = self.E.grp[3][i].l
+            if i + 1 < self.E.ngrp[3] and (self.E.grp[3][i + 1].k, self.E.grp[3][i + 1].l) < (kk, ll):
+                raise ValueError("the last suit's groups must be sorted by (k, l)")
+            self.E.start3[kk][ll] = i
+            if self.E.end3[kk][ll] == 0:
+                self.E.end3[kk][ll] = i + 1
+        self.E.K = skat_unseen
+        self.E.n = n
+        share_init(&self.E.share, (<long long>self.E.ngrp[0]) * self.E.ngrp[1], parts)
+        self.E.stop = 0
+
+    def __dealloc__(self):
+        cdef int su
+        for su in range(4):
+            free(self.E.pat[su])
+            free(self.E.grp[su])
+
+    def stop(self):
+        """Make every run of this plan stop at its next class (thread-safe; for Ctrl-C)."""
+        set_stop(&self.E.stop)
+
+    @staticmethod
+    def first(firsts):
+        """The first lost world among several runs' ``first_lost`` (None where a run lost none)."""
+        found = [f for f in firsts if f is not None]
+        return min(found) if found else None
+
+
 cdef class NullSolver:
     """Owns the double-dummy table and the honest-search memo (exact keys: valid across calls).
 
-    ``NullSolver(tt_mb)`` gives the double-dummy table *tt_mb* MiB and the
-    memo half of it (at least 1 MiB each).  Not thread-safe.
+    ``NullSolver(tt_mb, memo_mb=None)`` gives the double-dummy table *tt_mb*
+    MiB and the memo *memo_mb* (default half of *tt_mb*; at least 1 MiB
+    each).  Not thread-safe: one solver a thread.
     """
 
     cdef Table tt
@@ -68,14 +163,18 @@ cdef class NullSolver:
     cdef HS hs
     cdef public int tt_mb
 
-    def __cinit__(self, int tt_mb=128):
-        if tt_mb < 1:
-            raise ValueError(f"tt_mb must be at least 1, got {tt_mb}")
-        if table_alloc(&self.tt, tt_mb) != 0 or table_alloc(&self.memo, max(1, tt_mb // 2)) != 0:
-            raise MemoryError(f"cannot allocate {tt_mb} MiB of tables")
+    def __cinit__(self, int tt_mb=128, memo_mb=None):
+        cdef int mm = max(1, tt_mb // 2) if memo_mb is None else memo_mb
+        if tt_mb < 1 or mm < 1:
+            raise ValueError(f"tt_mb and memo_mb must be at least 1, got {tt_mb} and {mm}")
+        if table_alloc(&self.tt, tt_mb) != 0 or table_alloc(&self.memo, mm) != 0:
+            raise MemoryError(f"cannot allocate {tt_mb} + {mm} MiB of tables")
         self.tt_mb = tt_mb
         self.dd.tt = &self.tt
         self.dd.nodes = 0
+        self.dd.lead_mask = ALL_CARDS
+        self.dd.at_root = 0
+        self.dd.killer = -1
         self.hs.memo = &self.memo
         self.hs.dd = &self.dd
         self.hs.nodes = 0
@@ -149,58 +248,28 @@ cdef class NullSolver:
         return [out[i] for i in range(n)]
 
     # -- classes of worlds ---------------------------------------------------
-    def count_worlds(self, patterns, int decl, int skat_unseen, int n):
-        """Solve every class of worlds; returns ``(worlds, lost, classes, first_lost)``.
+    def count_worlds(self, WorldClasses plan, int decl):
+        """Solve the classes of *plan* not yet taken by another run; returns ``(worlds, lost, classes, first_lost)``.
 
-        *patterns*: four lists (one per suit) of ``(k, l, d, left, right,
-        mult)`` as described in nullouvert_worlds.pxi, the last suit's list
-        sorted by ``(k, l)``; *skat_unseen*: unseen skat cards (0 or 2);
-        *n*: cards per hand.  *first_lost* is the four pattern indices of the
-        first lost class, or ``None``.
+        *decl*: the declarer's seat (groups of more than one pattern need
+        seat 0, the declarer on lead: nullouvert_worlds.pxi).  Runs without
+        the GIL; several solvers may run one plan at once from several
+        threads, each taking the next unit of classes, and their results
+        add up (``first_lost``: the smallest, see :meth:`WorldClasses.first`).
+        *first_lost* is the four pattern indices (the ``idx`` of the
+        patterns) of the first lost world, or ``None``; after
+        :meth:`WorldClasses.stop` the counts cover only part of the classes.
         """
-        cdef Enum E
-        cdef int su, i, kk, ll
-        cdef Pattern* arr
-        if skat_unseen not in (0, 2) or not 0 <= n <= 10:
-            raise ValueError("skat_unseen must be 0 or 2 and n in 0..10")
-        for su in range(4):
-            E.pat[su] = NULL
-        try:
-            for su in range(4):
-                E.npat[su] = len(patterns[su])
-                arr = <Pattern*>malloc(max(1, E.npat[su]) * sizeof(Pattern))
-                if arr == NULL:
-                    raise MemoryError()
-                E.pat[su] = arr
-                for i, (kk, ll, d, lm, rm, mult) in enumerate(patterns[su]):
-                    arr[i].k = kk
-                    arr[i].l = ll
-                    arr[i].d = d
-                    arr[i].lm = lm
-                    arr[i].rm = rm
-                    arr[i].mult = mult
-            for kk in range(3):
-                for ll in range(9):
-                    E.start3[kk][ll] = 0
-                    E.end3[kk][ll] = 0
-            for i in range(E.npat[3] - 1, -1, -1):
-                kk = E.pat[3][i].k
-                ll = E.pat[3][i].l
-                if i + 1 < E.npat[3] and (E.pat[3][i + 1].k, E.pat[3][i + 1].l) < (kk, ll):
-                    raise ValueError("the last suit's patterns must be sorted by (k, l)")
-                E.start3[kk][ll] = i
-                if E.end3[kk][ll] == 0:
-                    E.end3[kk][ll] = i + 1
-            E.K = skat_unseen
-            E.n = n
-            self.dd.decl = decl
-            with nogil:
-                enum_run(&E, &self.dd)
-            first = None if E.first_lost[0] < 0 else tuple(E.first_lost[i] for i in range(4))
-            return E.worlds, E.lost, E.classes, first
-        finally:
-            for su in range(4):
-                free(E.pat[su])
+        cdef Count C
+        if not 0 <= decl <= 2:
+            raise ValueError("decl must be 0, 1 or 2")
+        if decl != 0 and plan.split:
+            raise ValueError("groups of several patterns need the declarer on lead (seat 0)")
+        self.dd.decl = decl
+        with nogil:
+            enum_run(&plan.E, &self.dd, &C)
+        first = None if C.first_lost[0] < 0 else tuple(C.first_lost[i] for i in range(4))
+        return C.worlds, C.lost, C.classes, first
 
     # -- honest search -------------------------------------------------------
     cdef void _set_hs(self, state) except *:

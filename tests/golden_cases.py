@@ -211,13 +211,15 @@ def _example_cases() -> list[Case]:
                    "--game", "D", "--picked-up", "--worlds", "10", "--seed", "2", "--jobs", "1")
     # null-ouvert: the README's guess, an unbeatable hand, a lost one, and hands without the skat.
     cases += _both("null-ouvert-readme-guess", "null-ouvert", "C7 C9 S7 S9 ST SA H7 H9 D7 D9", "--skat", "HJ SQ",
-                   "--declarer", "F")
+                   "--declarer", "F", "--jobs", "1")
     cases += _both("null-ouvert-unbeatable", "null-ouvert", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", "--skat", "CA SA",
-                   "--declarer", "F")
+                   "--declarer", "F", "--jobs", "1")
     cases += _both("null-ouvert-lost", "null-ouvert", "C7 C9 CJ S7 S9 SJ H7 H9 D7 DA", "--skat", "HA D9",
-                   "--declarer", "M")
-    cases += _both("null-ouvert-hand-unbeatable", "null-ouvert", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", "--declarer", "F")
-    cases += _both("null-ouvert-hand-lost", "null-ouvert", "C7 C9 S7 S9 SJ H7 H8 HT D7 DA", "--declarer", "R")
+                   "--declarer", "M", "--jobs", "1")
+    cases += _both("null-ouvert-hand-unbeatable", "null-ouvert", "C7 C9 S7 S9 SJ H7 H8 HT D7 D8", "--declarer", "F",
+                   "--jobs", "1")
+    cases += _both("null-ouvert-hand-lost", "null-ouvert", "C7 C9 S7 S9 SJ H7 H8 HT D7 DA", "--declarer", "R",
+                   "--jobs", "1")
     # score: suit, grand, null, ouvert, overbid, schwarz announced, lost.
     cases += _both("score-readme-clubs-hand-schwarz", "score", "--game", "clubs", "--hand", "--announce", "schwarz",
                    "--matadors", "3", "--points", "120", "--tricks", "10")

@@ -221,12 +221,13 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def test_null_ouvert_without_skat_stops_at_once_on_ctrl_c() -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_null_ouvert_without_skat_stops_at_once_on_ctrl_c(jobs: str) -> None:
     # Without --skat this hand takes seconds (8.7 s on the project's machine: 42,678,636 worlds); Ctrl-C
-    # must not wait for the search.
+    # must not wait for the search, on one thread or several.
     proc = subprocess.Popen([sys.executable, "-m", "skatdd", "null-ouvert", "C7 C8 CK S7 S9 H7 H8 HT D7 DJ",
-                             "--declarer", "R"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_ctrl_c)
+                             "--declarer", "R", "--jobs", jobs], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_ctrl_c)
     # Well inside the search: wait for the process's own CPU time, not the wall clock (on a loaded machine a
     # fixed sleep could still find the interpreter starting, before Ctrl-C is handled at all).
     deadline = time.monotonic() + 60

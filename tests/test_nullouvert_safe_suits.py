@@ -22,6 +22,7 @@ import nullouvert_brute as brute
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
+from skatdd.engine._nullouvert import WorldClasses
 from skatdd.engine.nullouvert import NullOuvertAnalyser
 from skatdd.engine.solve import Solver
 
@@ -109,8 +110,8 @@ def unmerged_count(analyser: NullOuvertAnalyser, hand: int, pool: int, k: int,
                    decl: int) -> tuple[int, int, int, tuple[int, int]]:
     """The count over the plain rank-normalised classes: ``(worlds, lost, classes, first lost (skat, left))``."""
     pats = [analyser.suit_patterns(hand, pool, k, s) for s in range(4)]
-    worlds, lost, classes, first = analyser.solver.count_worlds([[p[:6] for p in suit] for suit in pats], decl, k,
-                                                                hand.bit_count())
+    plan = WorldClasses([[[(*p[:6], i)] for i, p in enumerate(suit)] for suit in pats], k, hand.bit_count())
+    worlds, lost, classes, first = analyser.solver.count_worlds(plan, decl)
     if first is None:
         return worlds, lost, classes, (0, 0)
     return worlds, lost, classes, (sum(pats[s][first[s]][6] for s in range(4)), sum(pats[s][first[s]][7] for s in range(4)))

@@ -145,6 +145,34 @@ def test_odds_stopped_by_a_signal_ends_its_workers(sig: int) -> None:
     assert run.text().strip() == f"Terminated by {signal.Signals(sig).name}."
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_null_ouvert_on_two_threads_stopped_by_a_signal(sig: int) -> None:
+    """A hand game counted on two threads (seconds of work) stops on the signal with its status and one line."""
+    run = Run("null-ouvert", "C7 C8 CK S7 S9 H7 H8 HT D7 DJ", "--declarer", "R", "--jobs", "2")
+    run.wait_for(lambda: psutil.Process(run.proc.pid).num_threads() >= 4, "the counting threads")
+    run.signal(sig)
+    assert run.finish() == 128 + sig
+    assert run.text().strip() == ("Interrupted." if sig == signal.SIGINT else f"Terminated by {signal.Signals(sig).name}.")
+
+
+def test_null_ouvert_api_on_two_threads_stops_on_ctrl_c() -> None:
+    """The Python API (no CLI around it): Ctrl-C stops every counting thread and raises KeyboardInterrupt."""
+    code = ("import sys; from skatdd.engine.nullouvert import analyse\n"
+            "try:\n    analyse('C7 C8 CK S7 S9 H7 H8 HT D7 DJ', declarer='R', jobs=2)\n"
+            "except KeyboardInterrupt:\n    sys.exit(42)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_child_setup)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and psutil.Process(proc.pid).num_threads() < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)
+    if proc.poll() is not None:
+        pytest.skip("the count ended before the signal")
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 42, err
+
+
 @pytest.mark.parametrize(("sig", "group"), [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGTERM, True)])
 def test_batch_stopped_by_a_signal_keeps_what_it_wrote(deals: Path, tmp_path: Path, sig: int, group: bool) -> None:
     """``kill``, a closed terminal and ``timeout`` (the whole group: the workers get the signal too)."""

@@ -6,7 +6,9 @@ cards when known (without it the skat is one more unknown: a hand game);
 trick).  The report gives the double-dummy count over every world, the
 honest verdict (one strategy using only what the declarer sees), and a
 counterexample world with the line that beats the declarer, or the
-decision where he must guess.  ``--json`` prints exactly
+decision where he must guess.  ``--jobs N`` (default: every core) solves
+the classes of worlds on N threads, each with a table of ``--tt-mb``; the
+report is the same whatever N but for the node count.  ``--json`` prints exactly
 :meth:`skatdd.engine.nullouvert.NullOuvertResult.to_json`.
 
 Bad input (unknown or duplicate card, not ten cards, a skat overlapping the
@@ -19,7 +21,9 @@ import click
 from skatdd.core.cards import Card, card_symbol, cards_of, display_sorted
 from skatdd.core.errors import SkatddError
 from skatdd.core.rules import SEAT_NAMES
-from skatdd.engine.nullouvert import NullOuvertResult, World, analyse
+from skatdd.engine.nullouvert import TT_MB_KNOWN_SKAT, TT_MB_UNKNOWN_SKAT, NullOuvertResult, World, analyse
+from skatdd.runner.lines import default_jobs
+from skatdd.runner.workers import cap_workers
 
 from .common import check_tt_mb, emit_json, json_option, run_interruptibly
 
@@ -105,14 +109,23 @@ def result_lines(r: NullOuvertResult) -> list[str]:
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
 @click.option("--declarer", "declarer", required=True, metavar="SEAT",
               help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Threads solving the classes of worlds of a hand game (with --skat the count is short and runs "
+                   "on one), one double-dummy table of --tt-mb each; the answer is the same for any number of them, "
+                   "only the node count moves  [default: every core].")
 @json_option
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
-              help="Double-dummy table size in MiB (the honest-search memo gets half)  "
-                   "[default: 32 with --skat, 128 without].")
-def command(hand: tuple[str, ...], skat: str | None, declarer: str, as_json: bool, tt_mb: int | None) -> None:
+              help="Double-dummy table size in MiB, per thread of --jobs (the honest-search memo gets half of "
+                   "one)  [default: 32 with --skat, 128 without].")
+def command(hand: tuple[str, ...], skat: str | None, declarer: str, jobs: int | None, as_json: bool,
+            tt_mb: int | None) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
+    table = tt_mb or (TT_MB_KNOWN_SKAT if skat is not None else TT_MB_UNKNOWN_SKAT)
+    requested = jobs if jobs is not None else default_jobs()
+    threads = cap_workers(requested, what=f"--jobs {requested}", tt_mb=table)
     try:
-        result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb))
+        result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb,
+                                                   jobs=threads))
     except SkatddError as exc:
         raise _InputError(" ".join(str(exc).split())) from None
     if as_json:

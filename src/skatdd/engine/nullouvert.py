@@ -39,10 +39,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from skatdd.core.cards import Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
@@ -51,6 +54,50 @@ from skatdd.core.rules import parse_seat
 from . import _nullouvert
 
 __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
+
+T = TypeVar("T")
+
+#: Threads one count of worlds runs on at most (the engine's share of the work has room for so many).
+MAX_JOBS = 64
+
+
+def _run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
+    """Run *calls* (engine calls that release the GIL) on threads of their own; their results in order.
+
+    A single call runs in the calling thread.  With more, the calling
+    thread only waits, in short steps, so that Ctrl-C (or SIGTERM,
+    :mod:`skatdd.runner.stopping`) reaches it at once: then, as when a call
+    raises, *stop* tells the others to end early, they are joined, and the
+    exception propagates.
+    """
+    if len(calls) == 1:
+        return [calls[0]()]
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except BaseException as exc:  # handed to the calling thread below
+            errors.append(exc)
+            stop()
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"skatdd-null-{i}", daemon=True)
+               for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.05)
+    except BaseException:
+        stop()
+        for thread in threads:
+            thread.join()
+        raise
+    if errors:
+        raise errors[0]
+    return results
 
 
 @dataclass(frozen=True)
@@ -142,6 +189,7 @@ class NullOuvertAnalyser:
 
     def __init__(self, tt_mb: int = 128) -> None:
         self.solver = _nullouvert.NullSolver(tt_mb)
+        self._workers: list[_nullouvert.NullSolver] = []
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
@@ -192,20 +240,69 @@ class NullOuvertAnalyser:
         out.sort(key=lambda p: (p[0], p[1]))
         return out
 
-    def count_worlds(self, hand: Mask, pool: Mask, k: int, declarer: int) -> tuple[int, int, int, World | None]:
+    @staticmethod
+    def canonical_pattern(d: int, left: int, live: int) -> tuple[int, int]:
+        """A suit's canonical form with a defender on lead: ``(d, left)`` compressed onto its *live* lowest bits.
+
+        When the suit is safe for the declarer (his i-th lowest card is at
+        most the 2i-th lowest live card), his cards go lowest and the
+        defenders' above them in their own order (suit_sig() in
+        nullouvert_dd.pxi); otherwise the pattern is its own form.
+        """
+        his = [pos for pos in range(live) if d >> pos & 1]
+        if any(pos > 2 * i for i, pos in enumerate(his)):
+            return d, left
+        theirs = [pos for pos in range(live) if not d >> pos & 1]
+        return (1 << len(his)) - 1, sum(1 << (len(his) + j) for j, pos in enumerate(theirs) if left >> pos & 1)
+
+    @classmethod
+    def suit_groups(cls, hand: Mask, pool: Mask, k: int, suit: int,
+                    declarer_leads: bool) -> tuple[list[tuple[int, int, int, int, int, int, Mask, Mask]], list[list[int]]]:
+        """One suit's patterns (:meth:`suit_patterns`) and their groups, as lists of indices into them.
+
+        With a defender on lead the patterns are merged by safe suits
+        (``defender_leads``) and each is a group of its own.  With the
+        declarer on lead they are the plain ones, grouped by their canonical
+        form (:meth:`canonical_pattern`), in the order of their first
+        patterns (so sorted by ``(k, l)`` like the patterns): the engine
+        solves a group's patterns together (nullouvert_worlds.pxi).
+        """
+        pats = cls.suit_patterns(hand, pool, k, suit, defender_leads=not declarer_leads)
+        if not declarer_leads:
+            return pats, [[i] for i in range(len(pats))]
+        base = suit * 8
+        groups: dict[tuple[int, int, int, int], list[int]] = {}
+        for i, (ks, ls, d, left, right, *_rest) in enumerate(pats):
+            live = ((d | left | right) >> base).bit_count()
+            form = cls.canonical_pattern(d >> base, left >> base, live)
+            groups.setdefault((ks, ls, *form), []).append(i)
+        return pats, list(groups.values())
+
+    def count_worlds(self, hand: Mask, pool: Mask, k: int, declarer: int,
+                     jobs: int = 1) -> tuple[int, int, int, World | None]:
         """Solve every world of the deal: ``(worlds, lost, classes, first lost world or None)``.
 
-        *pool*: the unseen cards (defenders' hands plus the k unseen skat cards).
+        *pool*: the unseen cards (defenders' hands plus the k unseen skat
+        cards).  *jobs*: threads solving the classes, each with a solver of
+        its own (:meth:`solvers`), fewer when :meth:`count_jobs` says so;
+        every figure but the node count is the same whatever *jobs*.  The
+        first lost world is the first in the order of the plain patterns,
+        whatever the merge and the threads.
         """
         n = hand.bit_count()
-        pats = [self.suit_patterns(hand, pool, k, s, defender_leads=declarer != 0) for s in range(4)]
-        plain = [[p[:6] for p in suit] for suit in pats]
-        worlds, lost, classes, first = self.solver.count_worlds(plain, declarer, k, n)
+        suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
+        solvers = self.solvers(self.count_jobs(k, jobs))
+        plan = _nullouvert.WorldClasses(
+            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
+        runs = _run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
+        worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
+                                 sum(run[2] for run in runs))
+        first = _nullouvert.WorldClasses.first([run[3] for run in runs])
         world = None
         if first is not None:
             skat = left = 0
             for s in range(4):
-                p = pats[s][first[s]]
+                p = suits[s][0][first[s]]
                 skat |= p[6]
                 left |= p[7]
             right = pool & ~skat & ~left
@@ -215,6 +312,32 @@ class NullOuvertAnalyser:
             hands[(declarer + 2) % 3] = right
             world = World((hands[0], hands[1], hands[2]), skat)
         return worlds, lost, classes, world
+
+    @staticmethod
+    def count_jobs(k: int, jobs: int) -> int:
+        """The threads a count of worlds with *k* unseen skat cards runs on, given *jobs*.
+
+        A known skat's count (``k == 0``: at most 184,756 classes, a
+        fraction of a second) runs on one: two threads were no faster there
+        (two-gaps-R 0.58 s wall either way, ace-C-M 0.11 s against 0.16 s:
+        their tables share nothing, and the count is too short to pay).
+        """
+        return jobs if k else 1
+
+    def solvers(self, jobs: int) -> list[_nullouvert.NullSolver]:
+        """*jobs* solvers for the count of worlds: :attr:`solver` and ``jobs - 1`` more, kept for later counts.
+
+        Each has a double-dummy table of the analyser's ``tt_mb`` (so a
+        count takes up to ``jobs`` times that memory) and a 1 MiB memo (the
+        honest search runs on :attr:`solver` only).  At most
+        :data:`MAX_JOBS`.
+        """
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {jobs}")
+        jobs = min(jobs, MAX_JOBS)
+        while len(self._workers) < jobs - 1:
+            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1))
+        return [self.solver, *self._workers[:jobs - 1]]
 
     def dd_lose(self, world: World, declarer: int) -> bool:
         """True when the defenders beat the declarer in *world* from the first trick."""
@@ -326,7 +449,7 @@ class NullOuvertAnalyser:
 
     # -- everything --------------------------------------------------------
     def analyse(self, hand: Mask, declarer: int, skat: Mask | None = None, *, pool: Mask | None = None,
-                exhaustive: bool = False) -> NullOuvertResult:
+                exhaustive: bool = False, jobs: int = 1) -> NullOuvertResult:
         """Both answers for the declarer's *hand* (mask) in seat *declarer*.
 
         *skat*: the known skat (mask) or ``None`` for a hand game.  *pool*:
@@ -337,21 +460,25 @@ class NullOuvertAnalyser:
         every world is won double-dummy too, so ``worlds_lost`` is 0 without
         solving the worlds one by one (``classes`` is then 0).  With
         *exhaustive* the worlds are solved class by class regardless.
+        *jobs*: threads for the classes (:meth:`count_worlds`); the result
+        is the same whatever *jobs*, but for ``nodes`` and ``seconds``.
         """
         start = time.perf_counter()
-        self.solver.reset_stats()
         if pool is None:
             pool = ((1 << 32) - 1) & ~hand & ~(skat or 0)
         n = hand.bit_count()
         k = pool.bit_count() - 2 * n
         if k not in (0, 2):
             raise ValueError(f"the unseen pool must hold 2n or 2n + 2 cards, got {pool.bit_count()} for n = {n}")
+        solvers = self.solvers(self.count_jobs(k, jobs))
+        for solver in solvers:
+            solver.reset_stats()
         root = self.root_state(hand, pool, k, declarer)
         honest = self.honest_wins(root)
         if honest and not exhaustive:
             worlds, lost, classes, first = math.comb(pool.bit_count(), k) * math.comb(2 * n, n), 0, 0, None
         else:
-            worlds, lost, classes, first = self.count_worlds(hand, pool, k, declarer)
+            worlds, lost, classes, first = self.count_worlds(hand, pool, k, declarer, jobs)
             if honest and lost:
                 raise RuntimeError("internal error: the honest search won a deal with a world lost double-dummy")
         result = NullOuvertResult(hand=hand, declarer=declarer, skat=skat, worlds=worlds, worlds_lost=lost,
@@ -361,7 +488,7 @@ class NullOuvertAnalyser:
             result.counterexample = (world, self.dd_line(first, declarer))
         elif not honest:
             result.guess = self.find_guess(root, skat or 0)
-        result.nodes = self.solver.nodes
+        result.nodes = sum(solver.nodes for solver in solvers)
         result.seconds = time.perf_counter() - start
         return result
 
@@ -406,7 +533,7 @@ TT_MB_UNKNOWN_SKAT = 128
 
 
 def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str | Iterable[int] | Mask | None = None,
-            tt_mb: int | None = None, exhaustive: bool = False) -> NullOuvertResult:
+            tt_mb: int | None = None, exhaustive: bool = False, jobs: int | None = 1) -> NullOuvertResult:
     """Is the null ouvert *hand* unbeatable with the declarer in seat *declarer*?
 
     *hand*: the declarer's ten cards after the discard (card string, card
@@ -414,7 +541,10 @@ def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str 
     (hand game); *tt_mb*: the double-dummy table's size in MiB (default
     :data:`TT_MB_KNOWN_SKAT` or :data:`TT_MB_UNKNOWN_SKAT`; the honest-search
     memo gets half); *exhaustive*: solve every class of worlds even when the
-    honest search already proves them all won.  Raises
+    honest search already proves them all won; *jobs*: threads solving the
+    classes of worlds (``None``: one a usable core), each with a table of
+    *tt_mb* (the memory is *jobs* times that), the result the same whatever
+    *jobs* but for ``nodes`` and ``seconds``.  Raises
     :class:`~skatdd.core.errors.SkatddError` subclasses for
     bad input (unknown or duplicate card, wrong count, skat overlapping the
     hand, unknown seat), each message quoting the token.
@@ -423,7 +553,17 @@ def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str 
     hand_mask, skat_mask = _parse(hand, skat)
     if tt_mb is None:
         tt_mb = TT_MB_KNOWN_SKAT if skat_mask is not None else TT_MB_UNKNOWN_SKAT
-    return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive)
+    if jobs is None:
+        jobs = _usable_cores()
+    return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive, jobs=jobs)
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on, at least 1 (the engine's copy of skatdd.runner.workers.usable_cores)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def worlds_count(known_skat: bool, n: int = 10) -> int:
