@@ -9,7 +9,8 @@ class's total score from both sides world by world and asks the question
 that can lower the most promising class's highest total the most, until
 the best classes are settled exactly.  :func:`rank_discards` and
 :func:`rank_null_discards` are the whole ranking of one game; :func:`settle`
-is an exact outcome with the band questions first.
+is an exact outcome with the band questions first, :func:`settle_band` the
+band alone by threshold questions.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .discards import DiscardClass, discard_classes
 from .worlds import World
 
 __all__ = ["band_range", "deciding_band", "discard_classes_of", "discard_probes", "dominance_links", "narrow",
-           "rank_discards", "rank_null_discards", "rank_probes", "settle", "share"]
+           "rank_discards", "rank_null_discards", "rank_probes", "settle", "settle_band", "share"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -49,6 +50,21 @@ def settle(probe: Probe) -> tuple[int, bool, bool]:
     probe.at_least(61)
     probe.at_least(90 if probe.lo >= 61 else 31)
     return probe.outcome()
+
+
+def settle_band(probe: Probe) -> int:
+    """The exact band of a position by threshold questions only: 61, then 90 or 31, then the trick fact there.
+
+    What the probe already knows is not asked again; no exact value is searched.
+    """
+    if probe.at_least(61):
+        if probe.at_least(90):
+            probe.takes_all()
+    elif not probe.at_least(31):
+        probe.trickless()
+    low, high = band_range(probe)
+    assert low == high, (low, high)
+    return low
 
 
 def band_range(p: Probe) -> tuple[int, int]:
@@ -113,13 +129,15 @@ def deciding_band(score: Sequence[int], low: int, high: int) -> int:
 
 
 def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
-                  worlds: Sequence[World]) -> list[tuple[DiscardClass, list[Any]]]:
+                  worlds: Sequence[World], *, points: bool = True) -> list[tuple[DiscardClass, list[Any]]]:
     """The three best discard classes of a picked-up suit or grand game with a known skat, best first.
 
     Returns ``(class, per-world results)``: for the best ``[value,
-    takes_all, trickless]``, for the other two ``[score, wins]``.  Ranked by
-    total score over *worlds*, ties to the first class in tie order
-    (:func:`rank_probes`).
+    takes_all, trickless]`` (with *points*) or ``[band]`` (without: its
+    band by threshold questions, :func:`settle_band`), for the other two
+    ``[score, wins]``.  Ranked by total score over *worlds*, ties to the
+    first class in tie order (:func:`rank_probes`); the ranking never needs
+    an exact value, so *points* changes only what is asked of the best.
     """
     classes = discard_classes_of(game, twelve)
     score = Bands(game, matadors(game, twelve), bid).score
@@ -129,7 +147,7 @@ def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
     ranked: list[tuple[DiscardClass, list[Any]]] = []
     for rank, i in enumerate(order):
         if rank == 0:
-            results = [list(settle(p)) for p in probes[i]]
+            results = [list(settle(p)) if points else [settle_band(p)] for p in probes[i]]
         else:
             results = [[score[lo], score[lo] > 0] for lo, _ in ranges[i]]
         ranked.append((classes[i], results))
