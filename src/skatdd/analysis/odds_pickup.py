@@ -162,8 +162,8 @@ def _tied_band(classes: Sequence[tuple[DiscardClass, Probe]], low: int, high: in
     Every class (*classes*: all of them, in tie order, each with its probe)
     is at band *high* or lower, some class at *low* or higher, and the bands
     *low*..*high* score the same: the highest score any class reaches.
-    Returns the band, with the winning class where the questions name it
-    (else ``None``).  Threshold questions only:
+    Returns the winner's band, with a class at that band where the
+    questions name one (else ``None``).  Threshold questions only:
 
     * "every trick" is 120 points, and so is a 90+ result in which the
       defenders take only tricks without points: the winner is the first
