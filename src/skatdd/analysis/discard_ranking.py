@@ -265,16 +265,34 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         linked[top].append((low, delta))
         linked[low].append((top, -delta))
 
+    # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
+    # the widest range, the most losses, the first world) as one int, kept in keys[k][v] (-1: settled).
+    worlds = len(ranges[0]) if ranges else 0
+    a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
+    widths = sorted({score[h] - score[lo] for lo in range(len(score)) for h in range(lo, len(score))})
+    b_rank = {d: r for r, d in enumerate(widths)}
+
+    def key(k: int, v: int) -> int:
+        lo, hi = ranges[k][v]
+        place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
+        return ((place * (len(probes) + 1) + losses[v]) * worlds + worlds - 1 - v) if v in open_worlds[k] else -1
+
+    keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
+
     def refresh(k: int, v: int) -> None:
-        """Class *k*'s band range in world *v* from its probe's facts, and the sums and sets that follow it."""
+        """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
         before = ranges[k][v]
         after = ranges[k][v] = band_range(probes[k][v])
         low_sum[k] += score[after[0]] - score[before[0]]
         high_sum[k] += score[after[1]] - score[before[1]]
-        if score[after[1]] <= 0 < score[before[1]]:
-            losses[v] += 1
         if score[after[0]] == score[after[1]]:
             open_worlds[k].discard(v)
+        if score[after[1]] <= 0 < score[before[1]]:
+            losses[v] += 1          # world v moves up one loss in every class where it is open
+            for row in keys:
+                if row[v] >= 0:
+                    row[v] += worlds
+        keys[k][v] = key(k, v)
 
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
@@ -282,8 +300,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         if not running:
             break
         i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
-        w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
-                                               losses[v], -v))
+        row = keys[i]
+        w = row.index(max(row))
         narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
         refresh(i, w)
         for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
