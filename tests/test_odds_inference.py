@@ -177,7 +177,7 @@ def test_world_pick_up_equals_the_best_of_every_class(bid: int, points: bool) ->
     job = OddsJob(1, 0, None, bid, games, hand_games=True, picked_up=True, points=points)
     memory: dict = {}  # type: ignore[type-arg]
     for world in _worlds(1, "CJ DJ C8 HA HT HK H9 DT D8 D7", 3, 7):
-        got = solve_world(solver, job, world, memory)
+        got, _ = solve_world(solver, job, world, memory)
         twelve = world.hands[1] | world.skat
         seat = SeatSearch(solver, list(world.hands), world.skat, 1, bid, None)
         for game, (hand, picked) in zip(games, got, strict=True):
