@@ -279,6 +279,18 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
 
     keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
 
+    # The choice of class the same way: the highest possible total, then the better look, then the
+    # first class, as one int (-1: settled in every world).
+    floor = worlds * min(score)
+    look_rank = {x: r for r, x in enumerate(sorted(set(looks)))}
+
+    def class_key(k: int) -> int:
+        if not open_worlds[k]:
+            return -1
+        return ((high_sum[k] - floor) * len(look_rank) + look_rank[looks[k]]) * len(probes) + len(probes) - 1 - k
+
+    class_keys = [class_key(k) for k in range(len(probes))]
+
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
         before = ranges[k][v]
@@ -293,13 +305,14 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
                 if row[v] >= 0:
                     row[v] += worlds
         keys[k][v] = key(k, v)
+        class_keys[k] = class_key(k)
 
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
-        running = [i for i in range(len(probes)) if open_worlds[i] and high_sum[i] >= third]
-        if not running:
-            break
-        i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
+        best = max(class_keys)
+        i = class_keys.index(best)
+        if best < 0 or high_sum[i] < third:
+            break           # the open class with the highest possible total cannot reach the third: none can
         row = keys[i]
         w = row.index(max(row))
         narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))

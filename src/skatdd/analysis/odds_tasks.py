@@ -134,14 +134,14 @@ def handle(solver: Solver, line: int, raw: bytes | str, *, job: OddsJob) -> Line
     worlds = [world_from_json(item) for item in task["worlds"]]
     record: dict[str, Any] = {}
     if "game" in task:
-        nodes = solver.nodes
+        solver.clear()      # the worker's last game shares no position: a fresh table, the same nodes whoever runs it
         game = Game(task["game"])
         assert job.skat is not None
         twelve = job.hand | job.skat
         ranked = (rank_null_discards(solver, job.seat, twelve, worlds) if game.is_null
                   else rank_discards(solver, job.seat, twelve, job.bid, game, worlds, points=job.points))
         record["ranked"] = [{"discard": list(cls.discard), "results": results} for cls, results in ranked]
-        record["nodes"] = solver.nodes - nodes
+        record["nodes"] = solver.nodes
     else:
         record["worlds"], record["nodes"], record["skats"] = [], 0, [world.skat for world in worlds]
         memory: Memory = {}
