@@ -309,8 +309,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
 
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
-        best = max(class_keys)
-        i = class_keys.index(best)
+        best = max(class_keys, default=-1)
+        i = class_keys.index(best) if best >= 0 else -1
         if best < 0 or high_sum[i] < third:
             break           # the open class with the highest possible total cannot reach the third: none can
         row = keys[i]

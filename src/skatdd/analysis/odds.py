@@ -88,7 +88,7 @@ Every figure but the mean card points depends only on the band of each
 world's result (no trick, <= 30, 31-60, 61-89, 90+, every trick: win,
 schneider, schwarz and the score), so without *points* the engine is asked
 only null-window threshold questions, never an exact value; the points
-(opt-in: they cost about as much again) need the exact value, searched
+(opt-in: about four times the nodes) need the exact value, searched
 inside the band.  Picked-up games without a known skat take each world's
 best discard by an incumbent search (provably equivalent discards searched
 once, one threshold question per discard against the best so far: the
@@ -218,7 +218,7 @@ def odds(
         bids: the auction so far, ``(seat, move)`` with move a bid
             (``"18"``), ``"y"`` (hold) or ``"p"`` (pass); used with ``"bids"``.
         points: compute every suit and grand option's mean card points
-            (exact values: about twice the work); without them
+            (exact values: about four times the nodes); without them
             ``mean_points`` is ``None`` and every other figure is the same.
 
     Returns an :class:`OddsReport`.  Raises :class:`~skatdd.core.errors.SkatddError`

@@ -151,8 +151,8 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
     Every option (grand, the suits, null, null ouvert; hand and picked up)
     is solved double-dummy in each of N worlds drawn uniformly from those
     consistent with what the seat knows.  --points adds the mean card
-    points (exact values, about twice the work); without it only threshold
-    questions are asked and JSON mean_points is null.
+    points (exact values, about four times the work); without it only
+    threshold questions are asked and JSON mean_points is null.
 
     \b
     Examples:
