@@ -9,6 +9,8 @@ Targets (issue #24), with ``--jobs 2`` on two cores, medians over the hands:
 
 The machine is shared and noisy: the node counts (deterministic: the same
 for any number of workers) are the figures to compare between versions.
+The runs ask what ``skatdd odds`` asks by default, the bands by threshold
+questions; ``--points`` adds the mean card points (``odds --points``).
 
 The hands are the declarers' of :func:`skatdd.tools.generate.realistic_deals`
 (seed 1): their ten cards after the generator's discard, and that discard
@@ -66,13 +68,13 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def run_case(case: str, hand: Hand, jobs: int = JOBS) -> tuple[float, float, OddsReport]:
+def run_case(case: str, hand: Hand, jobs: int = JOBS, points: bool = False) -> tuple[float, float, OddsReport]:
     """``(wall seconds, CPU seconds of all processes, report)`` of one ``odds`` run of *case* on *hand*."""
     worlds, known, hand_games, picked_up, _ = CASES[case]
     seat, cards, skat = hand
     start, cpu = time.perf_counter(), _cpu()
     report = odds(cards, seat=seat, skat=skat if known else None, hand_games=hand_games, picked_up=picked_up,
-                  worlds=worlds, jobs=jobs)
+                  worlds=worlds, jobs=jobs, points=points)
     return time.perf_counter() - start, _cpu() - cpu, report
 
 
@@ -105,18 +107,20 @@ def print_medians(case: str, walls: list[float], cpus: list[float], target: floa
 
 
 def main() -> None:
-    args = bench_parser(__doc__, CASES).parse_args()
+    parser = bench_parser(__doc__, CASES)
+    parser.add_argument("--points", action="store_true", help="Also the mean card points (odds --points).")
+    args = parser.parse_args()
     hands = bench_hands(args.seed, args.hands)
     for case in args.case or list(CASES):
         walls, cpus = [], []
         for seat, cards, skat in hands:
-            wall, cpu, report = run_case(case, (seat, cards, skat), args.jobs)
+            wall, cpu, report = run_case(case, (seat, cards, skat), args.jobs, args.points)
             walls.append(wall)
             cpus.append(cpu)
             rec = report.recommendation
             print(f"{case:5s} seat {seat} {format_mask(cards)} | {format_mask(skat)}: wall {wall:7.2f} s, "
                   f"CPU {cpu:7.2f} s, {report.nodes:,} nodes, recommends {rec.label if rec else 'pass'}", flush=True)
-        print_medians(case, walls, cpus, CASES[case][4], f"jobs {args.jobs}")
+        print_medians(case, walls, cpus, CASES[case][4], f"jobs {args.jobs}{', points' if args.points else ''}")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,9 @@ import statistics
 from bench_odds import bench_hands
 from skatdd.analysis.bands import Probe
 from skatdd.analysis.best_results import GAME_ORDER
-from skatdd.analysis.bid_tasks import _settle_band, band_scores, draw_skats
+from skatdd.analysis.bid_tasks import band_scores, draw_skats
 from skatdd.analysis.discard_heuristic import discard_heuristic
-from skatdd.analysis.discard_ranking import discard_classes_of, discard_probes, rank_probes
+from skatdd.analysis.discard_ranking import discard_classes_of, discard_probes, rank_probes, settle_band
 from skatdd.analysis.odds_draw import draw_worlds
 from skatdd.analysis.worlds import hand_view
 from skatdd.core.position import Position
@@ -56,7 +56,7 @@ def gap(hand_index: int, worlds: int, skats: int, fresh: int, seed: int) -> tupl
             hands = list(w.hands)
             hands[seat] = cls.hand
             probe = Probe(solver, Position(game, seat, hands, twelve & ~cls.hand, leader=0))
-            scores.append(score[_settle_band(probe)])
+            scores.append(score[settle_band(probe)])
         inside.append(total / worlds)
         outside.append(sum(scores) / fresh)
     diffs = [a - b for a, b in zip(inside, outside, strict=True)]

@@ -1,7 +1,8 @@
-"""How fast ``odds`` could be with this engine: the cost of an exact value when its value is known in advance.
+"""How fast ``odds --points`` could be with this engine: the cost of an exact value when its value is known in advance.
 
-``odds`` needs each world's exact card points for every suit and grand
-option (``mean_points``).  Any search for an exact value v with null-window
+``odds --points`` needs each world's exact card points for every suit and
+grand option (``mean_points``; without ``--points`` odds asks the band
+questions only, below this floor).  Any search for an exact value v with null-window
 tests must prove "Q >= v" and refute "Q >= v + 1"; an oracle that knew v
 would ask exactly those two questions (the refutation first: it is the cheaper
 order).  For the benchmark hands of
@@ -9,7 +10,7 @@ order).  For the benchmark hands of
 are the whole cost, null is a win question), this script measures, per
 world and contract, with an empty table each time as ``odds`` does:
 
-* ``odds``: what ``odds`` asks (the band questions, then the descent);
+* ``odds``: what ``odds --points`` asks (the band questions, then the descent);
 * ``oracle``: only the two questions at v + 1 and v;
 
 and prints the CPU seconds of each for the hand over ``--worlds`` worlds,

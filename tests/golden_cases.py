@@ -199,16 +199,22 @@ def _example_cases() -> list[Case]:
     cases += _both("advise-deal-played", "advise", DEAL, "--game", "diamonds", "--declarer", "0",
                    "--played", "HA C9", "--worlds", "20", *SD)
     cases += _both("advise-readme-record1", "advise", RECORDS[0], "--worlds", "10", *SD)
-    # odds: the README's hand unseen skat; deal.txt's forehand with its skat; narrowed options, a bid.
+    # odds: the README's hand unseen skat; deal.txt's forehand with its skat; narrowed options, a bid.  These
+    # four ask for the mean points (--points: the output as before the points became opt-in); the last two
+    # cases are the default, bands only (no points column, mean_points null).
     cases += _both("odds-readme", "odds", *README_ODDS_HAND, "--seat", "F", "--worlds", "6", "--seed", "0",
-                   "--jobs", "1")
+                   "--jobs", "1", "--points")
     cases += _both("odds-deal-skat", "odds", "CJ SJ HA HT HK DA DT D9 D8 D7", "--skat", "DK DQ", "--seat", "F",
-                   "--worlds", "8", "--seed", "3", "--jobs", "1")
+                   "--worlds", "8", "--seed", "3", "--jobs", "1", "--points")
     cases += _both("odds-deal-hand-grand-null-ouvert-bid", "odds", "CJ SJ HA HT HK DA DT D9 D8 D7", "--seat", "0",
                    "--game", "grand", "--game", "null-ouvert", "--hand", "--bid", "60", "--worlds", "12",
-                   "--seed", "5", "--jobs", "1")
+                   "--seed", "5", "--jobs", "1", "--points")
     cases += _both("odds-rearhand-picked-up-diamonds", "odds", "HJ DJ C8 C7 S8 S7 HQ H9 H8 H7", "--seat", "R",
-                   "--game", "D", "--picked-up", "--worlds", "10", "--seed", "2", "--jobs", "1")
+                   "--game", "D", "--picked-up", "--worlds", "10", "--seed", "2", "--jobs", "1", "--points")
+    cases += _both("odds-readme-bands", "odds", *README_ODDS_HAND, "--seat", "F", "--worlds", "6", "--seed", "0",
+                   "--jobs", "1")
+    cases += _both("odds-deal-skat-bands", "odds", "CJ SJ HA HT HK DA DT D9 D8 D7", "--skat", "DK DQ", "--seat", "F",
+                   "--worlds", "8", "--seed", "3", "--jobs", "1")
     # null-ouvert: the README's guess, an unbeatable hand, a lost one, and hands without the skat.
     cases += _both("null-ouvert-readme-guess", "null-ouvert", "C7 C9 S7 S9 ST SA H7 H9 D7 D9", "--skat", "HJ SQ",
                    "--declarer", "F", "--jobs", "1")

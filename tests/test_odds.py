@@ -70,7 +70,8 @@ def test_known_skat_same_for_one_and_two_jobs() -> None:
 
 
 def test_four_jacks_and_top_clubs_win_every_world() -> None:
-    report = odds("CJ SJ HJ DJ CA CT CK CQ C9 C8", seat=0, games=["grand"], picked_up=False, worlds=10, solver=Solver(tt_mb=TT))
+    report = odds("CJ SJ HJ DJ CA CT CK CQ C9 C8", seat=0, games=["grand"], picked_up=False, worlds=10, solver=Solver(tt_mb=TT),
+                  points=True)
     (grand,) = report.options
     assert grand.label == "grand hand"
     assert grand.win == 1.0 and grand.schwarz == 10 and grand.mean_points == 120
@@ -135,12 +136,13 @@ def tiny_view() -> View:
     return View(0, view.sizes, (hands[0], hands[1] & ~hidden, hands[2], 0), view.banned, hidden)
 
 
-def test_tiny_world_count_equals_brute_force_with_the_solver() -> None:
+@pytest.mark.parametrize("points", [True, False])
+def test_tiny_world_count_equals_brute_force_with_the_solver(points: bool) -> None:
     view = tiny_view()
     space = list(WorldSpace(view))
     assert len(space) == 3
     bid = 20
-    report = odds(view, games=["clubs", "null"], worlds=50, bid=bid, solver=Solver(tt_mb=TT))
+    report = odds(view, games=["clubs", "null"], worlds=50, bid=bid, solver=Solver(tt_mb=TT), points=points)
     assert report.exact and report.evaluated == 3 and report.worlds == 3
     solver = Solver(tt_mb=TT)
     hand = view.known[0]
@@ -152,8 +154,10 @@ def test_tiny_world_count_equals_brute_force_with_the_solver() -> None:
     scored = [brute_score(Game.CLUBS, True, hand | w.skat, bid, o) for w, o in zip(space, clubs_hand, strict=True)]
     assert options["clubs hand"].wins == sum(won for _, won in scored)
     assert options["clubs hand"].total_score == sum(s for s, _ in scored)
-    assert options["clubs hand"].total_points == sum(o[0] for o in clubs_hand)
-    picked_scores, picked_points = 0, 0
+    assert options["clubs hand"].total_points == (sum(o[0] for o in clubs_hand) if points else None)
+    assert options["clubs hand"].schneider == sum(o[0] >= 90 for o in clubs_hand)
+    assert options["clubs hand"].schwarzed == sum(o[2] for o in clubs_hand)
+    picked_scores, picked_points, picked_schneidered = 0, 0, 0
     for w in space:
         twelve = hand | w.skat
         best = None
@@ -167,15 +171,19 @@ def test_tiny_world_count_equals_brute_force_with_the_solver() -> None:
         assert best is not None
         picked_scores += best[0]
         picked_points += best[1]
+        picked_schneidered += best[1] <= 30
     assert options["clubs"].total_score == picked_scores
-    assert options["clubs"].total_points == picked_points
+    assert options["clubs"].total_points == (picked_points if points else None)
+    assert options["clubs"].schneidered == picked_schneidered
     null_wins = sum(solver.declarer_wins(Position(Game.NULL, 0, list(w.hands), w.skat)) for w in space)
     assert options["null hand"].wins == null_wins
 
 
-def test_known_skat_ranking_equals_brute_force_over_every_discard() -> None:
+@pytest.mark.parametrize("points", [True, False])
+def test_known_skat_ranking_equals_brute_force_over_every_discard(points: bool) -> None:
     hand, skat, seed, n = mask_of(parse_cards(HAND)), mask_of(parse_cards("S7 D7")), 5, 2
-    report = odds(hand, seat=1, skat=skat, games=["spades"], worlds=n, seed=seed, bid=22, solver=Solver(tt_mb=TT))
+    report = odds(hand, seat=1, skat=skat, games=["spades"], worlds=n, seed=seed, bid=22, solver=Solver(tt_mb=TT),
+                  points=points)
     (option,) = report.options
     worlds, _ = choose_worlds(hand_view(1, hand, skat), n, random.Random(seed))
     solver = Solver(tt_mb=TT)
@@ -194,7 +202,7 @@ def test_known_skat_ranking_equals_brute_force_over_every_discard() -> None:
     top = totals[ranking[0]]
     assert tuple(option.discard or ()) == ranking[0]
     assert option.total_score == sum(r[0] for r in top) and option.wins == sum(r[1] for r in top)
-    assert option.total_points == sum(r[2][0] for r in top)
+    assert option.total_points == (sum(r[2][0] for r in top) if points else None)
     assert option.schneider == sum(r[2][0] >= 90 for r in top)
     assert option.alternatives is not None and len(option.alternatives) == 2
     shown = [tuple(option.discard or ())] + [tuple(a.discard) for a in option.alternatives]

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from cli_runner import run_skatdd
-from skatdd.analysis.bands import Bands, Probe
+from skatdd.analysis.bands import Bands, Probe, band_of
 from skatdd.analysis.best import SeatSearch
 from skatdd.analysis.discard_ranking import discard_classes_of, dominance_links, settle
 from skatdd.analysis.discards import discard_order_key
@@ -20,8 +20,9 @@ from skatdd.analysis.inference_bids import bid_intervals
 from skatdd.analysis.odds import odds
 from skatdd.analysis.odds_draw import bid_weighted_draw
 from skatdd.analysis.odds_input import parse_auction
+from skatdd.analysis.odds_pickup import undominated
 from skatdd.analysis.odds_report import world_outcome
-from skatdd.analysis.odds_tasks import OddsJob, solve_world, undominated
+from skatdd.analysis.odds_tasks import OddsJob, solve_world
 from skatdd.analysis.worlds import choose_worlds, hand_view
 from skatdd.core.cards import parse_cards
 from skatdd.core.errors import DealFormatError
@@ -52,7 +53,7 @@ def test_weighted_report_equals_the_weighted_worlds_solved_directly() -> None:
     """Every figure is the weighted sum over the worlds bid_weighted_draw gives for the same seed."""
     seed, n = 4, 12
     report = odds(HAND, seat=2, games=["clubs", "null"], picked_up=False, worlds=n, seed=seed, bid=18,
-                  solver=Solver(tt_mb=TT), inference="bids", bids=BIDS)
+                  solver=Solver(tt_mb=TT), inference="bids", bids=BIDS, points=True)
     draw = bid_weighted_draw(hand_view(2, report.hand), BIDS, n, generator(seed))
     assert report.evaluated == draw.count == n and sum(draw.weights) == n
     assert report.ess == pytest.approx(effective_size(draw.weights)) and report.pool == draw.pool
@@ -163,25 +164,31 @@ def test_a_dominance_link_bounds_the_values_and_keeps_the_trick_facts() -> None:
     assert checked > 10
 
 
-@pytest.mark.parametrize("bid", [18, 60])
-def test_world_pick_up_equals_the_best_of_every_class(bid: int) -> None:
-    """solve_world's picked-up result is the (score, value, tie order) best over every class solved exactly."""
+@pytest.mark.parametrize("points", [True, False])
+@pytest.mark.parametrize("bid", [18, 36, 60, 120])
+def test_world_pick_up_equals_the_best_of_every_class(bid: int, points: bool) -> None:
+    """solve_world's picked-up result is the (score, value, tie order) best over every class solved exactly.
+
+    With *points* the best's exact outcome, without it the best's band alone (asked by threshold
+    questions); the overbids of 36, 60 and 120 tie bands' scores, so the tie rule is exercised.
+    """
     solver = Solver(tt_mb=TT)
     games = (Game.CLUBS, Game.HEARTS)
-    job = OddsJob(1, 0, None, bid, games, hand_games=True, picked_up=True)
+    job = OddsJob(1, 0, None, bid, games, hand_games=True, picked_up=True, points=points)
     memory: dict = {}  # type: ignore[type-arg]
     for world in _worlds(1, "CJ DJ C8 HA HT HK H9 DT D8 D7", 3, 7):
-        got = solve_world(solver, job, world, memory)
+        got, _ = solve_world(solver, job, world, memory)
         twelve = world.hands[1] | world.skat
         seat = SeatSearch(solver, list(world.hands), world.skat, 1, bid, None)
-        for game, (_, picked) in zip(games, got, strict=True):
+        for game, (hand, picked) in zip(games, got, strict=True):
             bands = Bands(game, matadors(game, twelve), bid)
             best = None
             for cls in discard_classes_of(game, twelve):
-                value, takes_all, trickless = Probe(solver, seat.position(game, cls.hand, twelve & ~cls.hand)).outcome()
-                band = 5 if takes_all else 0 if trickless else (4 if value >= 90 else 3 if value >= 61 else
-                                                                 2 if value >= 31 else 1)
-                key = (bands.score[band], value, tuple(-k for k in discard_order_key(cls.discard)))
+                outcome = Probe(solver, seat.position(game, cls.hand, twelve & ~cls.hand)).outcome()
+                key = (bands.score[band_of(*outcome)], outcome[0], tuple(-k for k in discard_order_key(cls.discard)))
                 if best is None or key > best[0]:
-                    best = (key, [value, takes_all, trickless])
-            assert best is not None and picked == best[1]
+                    best = (key, list(outcome))
+            assert best is not None
+            assert picked == (best[1] if points else [band_of(*best[1])])
+            exact_hand = list(Probe(solver, seat.position(game, world.hands[1], world.skat)).outcome())
+            assert hand == (exact_hand if points else [band_of(*exact_hand)])

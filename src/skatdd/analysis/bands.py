@@ -27,11 +27,20 @@ from skatdd.core.scoring import Declaration, score_game
 from skatdd.engine.solve import Solver
 
 __all__ = [
-    "ALL_TRICKS", "LOST", "NO_TRICK", "SCHNEIDER", "SCHNEIDERED", "WON", "Bands", "Probe", "band_of", "tricks_arg",
+    "ALL_TRICKS", "BAND_SAMPLES", "LOST", "NO_TRICK", "SCHNEIDER", "SCHNEIDERED", "WON", "Bands", "Probe", "band_of",
+    "tricks_arg",
 ]
 
 # Band indices, low to high.
 NO_TRICK, SCHNEIDERED, LOST, WON, SCHNEIDER, ALL_TRICKS = range(6)
+
+#: Per band, ``(points, tricks)`` of one result in it, for :func:`score_game`: every result of a band
+#: scores the same (win, schneider and schwarz are decided by the band), so the sample's score is the band's.
+BAND_SAMPLES: tuple[tuple[int, int | None], ...] = (
+    (0, 0), (SCHNEIDERED_POINTS, None), (WIN_POINTS - 1, None), (WIN_POINTS, None), (SCHNEIDER_POINTS, None),
+    (120, 10))
+#: The card points that prove each band from LOST up (the lower two are trick facts, the top one too).
+_FLOOR = {LOST: OUT_OF_SCHNEIDER_POINTS, WON: WIN_POINTS, SCHNEIDER: SCHNEIDER_POINTS}
 
 
 def band_of(value: int, takes_all: bool, trickless: bool) -> int:
@@ -59,10 +68,7 @@ class Bands:
 
     def __init__(self, game: Game, matadors: int, bid: int | None) -> None:
         decl = Declaration(game)
-        samples = {NO_TRICK: (0, 0), SCHNEIDERED: (SCHNEIDERED_POINTS, None), LOST: (WIN_POINTS - 1, None),
-                   WON: (WIN_POINTS, None), SCHNEIDER: (SCHNEIDER_POINTS, None), ALL_TRICKS: (120, 10)}
-        self.score = [score_game(decl, matadors=matadors, points=p, tricks=t, bid=bid).score
-                      for p, t in (samples[b] for b in range(6))]
+        self.score = [score_game(decl, matadors=matadors, points=p, tricks=t, bid=bid).score for p, t in BAND_SAMPLES]
         # The whole search relies on this: a higher band never scores less.
         assert all(a <= b for a, b in itertools.pairwise(self.score)), self.score
 
@@ -153,4 +159,16 @@ class Probe:
 
     def band(self) -> int:
         return band_of(*self.outcome())
+
+    def reaches_band(self, band: int) -> bool:
+        """Is the position's band *band* or higher?  At most one threshold question, never an exact value.
+
+        Every trick is the top band; a trick taken is every band above "no
+        trick"; the bands between are their card points' floors (31, 61, 90).
+        """
+        if band == ALL_TRICKS:
+            return self.takes_all()
+        if band == SCHNEIDERED:
+            return not self.trickless()
+        return band == NO_TRICK or self.at_least(_FLOOR[band])
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from skatdd.core.cards import Mask, cards_of, display_sorted
 from skatdd.core.position import Position
-from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
+from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import Declaration, _seeger, matadors, score_game
 from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
@@ -31,7 +31,15 @@ from skatdd.runner.lines import LineOutcome
 
 from .bands import Bands
 from .discard_heuristic import discard_heuristic
-from .discard_ranking import band_range, discard_classes_of, discard_probes, narrow, rank_null_discards, rank_probes
+from .discard_ranking import (
+    band_range,
+    discard_classes_of,
+    discard_probes,
+    narrow,
+    rank_null_discards,
+    rank_probes,
+    settle_band,
+)
 from .odds_draw import draw_worlds
 from .odds_tasks import world_from_json
 from .worlds import World, hand_view
@@ -101,18 +109,6 @@ def band_scores(game: Game, m: int, bid: int, tournament: bool) -> list[int]:
     return [_seeger(s, s > 0)[0] for s in scores] if tournament else scores
 
 
-def _settle_band(probe: Any) -> int:
-    """The exact band of a probe's position, by threshold questions only: 61, then 90 or 31, then the tricks."""
-    if probe.at_least(WIN_POINTS):
-        if probe.at_least(SCHNEIDER_POINTS):
-            probe.takes_all()
-    elif not probe.at_least(OUT_OF_SCHNEIDER_POINTS):
-        probe.trickless()
-    low, high = band_range(probe)
-    assert low == high, (low, high)
-    return low
-
-
 def _best_band(column: Sequence[Any], looks: Sequence[int]) -> int:
     """The highest band any discard class reaches in one world (*column*: the classes' probes there)."""
     ranges = [band_range(p) for p in column]
@@ -138,7 +134,7 @@ def _points_task(solver: Solver, job: BidJob, game: Game, skat: Mask, worlds: Se
     twelve = job.hand | skat
     classes = discard_classes_of(game, twelve)
     probes = discard_probes(solver, job.seat, twelve, game, classes, worlds)
-    record: dict[str, Any] = {"hand": [_settle_band(p) for p in probes[_skat_class(classes, skat)]]}
+    record: dict[str, Any] = {"hand": [settle_band(p) for p in probes[_skat_class(classes, skat)]]}
     if not job.picked_up:
         return record
     m = matadors(game, twelve)

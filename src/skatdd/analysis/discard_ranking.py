@@ -9,7 +9,8 @@ class's total score from both sides world by world and asks the question
 that can lower the most promising class's highest total the most, until
 the best classes are settled exactly.  :func:`rank_discards` and
 :func:`rank_null_discards` are the whole ranking of one game; :func:`settle`
-is an exact outcome with the band questions first.
+is an exact outcome with the band questions first, :func:`settle_band` the
+band alone by threshold questions.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .discards import DiscardClass, discard_classes
 from .worlds import World
 
 __all__ = ["band_range", "deciding_band", "discard_classes_of", "discard_probes", "dominance_links", "narrow",
-           "rank_discards", "rank_null_discards", "rank_probes", "settle", "share"]
+           "rank_discards", "rank_null_discards", "rank_probes", "settle", "settle_band", "share"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -49,6 +50,21 @@ def settle(probe: Probe) -> tuple[int, bool, bool]:
     probe.at_least(61)
     probe.at_least(90 if probe.lo >= 61 else 31)
     return probe.outcome()
+
+
+def settle_band(probe: Probe) -> int:
+    """The exact band of a position by threshold questions only: 61, then 90 or 31, then the trick fact there.
+
+    What the probe already knows is not asked again; no exact value is searched.
+    """
+    if probe.at_least(61):
+        if probe.at_least(90):
+            probe.takes_all()
+    elif not probe.at_least(31):
+        probe.trickless()
+    low, high = band_range(probe)
+    assert low == high, (low, high)
+    return low
 
 
 def band_range(p: Probe) -> tuple[int, int]:
@@ -113,13 +129,15 @@ def deciding_band(score: Sequence[int], low: int, high: int) -> int:
 
 
 def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
-                  worlds: Sequence[World]) -> list[tuple[DiscardClass, list[Any]]]:
+                  worlds: Sequence[World], *, points: bool = True) -> list[tuple[DiscardClass, list[Any]]]:
     """The three best discard classes of a picked-up suit or grand game with a known skat, best first.
 
     Returns ``(class, per-world results)``: for the best ``[value,
-    takes_all, trickless]``, for the other two ``[score, wins]``.  Ranked by
-    total score over *worlds*, ties to the first class in tie order
-    (:func:`rank_probes`).
+    takes_all, trickless]`` (with *points*) or ``[band]`` (without: its
+    band by threshold questions, :func:`settle_band`), for the other two
+    ``[score, wins]``.  Ranked by total score over *worlds*, ties to the
+    first class in tie order (:func:`rank_probes`); the ranking never needs
+    an exact value, so *points* changes only what is asked of the best.
     """
     classes = discard_classes_of(game, twelve)
     score = Bands(game, matadors(game, twelve), bid).score
@@ -129,7 +147,7 @@ def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
     ranked: list[tuple[DiscardClass, list[Any]]] = []
     for rank, i in enumerate(order):
         if rank == 0:
-            results = [list(settle(p)) for p in probes[i]]
+            results = [list(settle(p)) if points else [settle_band(p)] for p in probes[i]]
         else:
             results = [[score[lo], score[lo] > 0] for lo, _ in ranges[i]]
         ranked.append((classes[i], results))
@@ -247,25 +265,56 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         linked[top].append((low, delta))
         linked[low].append((top, -delta))
 
+    # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
+    # the widest range, the most losses, the first world) as one int, kept in keys[k][v] (-1: settled).
+    worlds = len(ranges[0]) if ranges else 0
+    a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
+    widths = sorted({score[h] - score[lo] for lo in range(len(score)) for h in range(lo, len(score))})
+    b_rank = {d: r for r, d in enumerate(widths)}
+
+    def key(k: int, v: int) -> int:
+        lo, hi = ranges[k][v]
+        place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
+        return ((place * (len(probes) + 1) + losses[v]) * worlds + worlds - 1 - v) if v in open_worlds[k] else -1
+
+    keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
+
+    # The choice of class the same way: the highest possible total, then the better look, then the
+    # first class, as one int (-1: settled in every world).
+    floor = worlds * min(score)
+    look_rank = {x: r for r, x in enumerate(sorted(set(looks)))}
+
+    def class_key(k: int) -> int:
+        if not open_worlds[k]:
+            return -1
+        return ((high_sum[k] - floor) * len(look_rank) + look_rank[looks[k]]) * len(probes) + len(probes) - 1 - k
+
+    class_keys = [class_key(k) for k in range(len(probes))]
+
     def refresh(k: int, v: int) -> None:
-        """Class *k*'s band range in world *v* from its probe's facts, and the sums and sets that follow it."""
+        """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
         before = ranges[k][v]
         after = ranges[k][v] = band_range(probes[k][v])
         low_sum[k] += score[after[0]] - score[before[0]]
         high_sum[k] += score[after[1]] - score[before[1]]
-        if score[after[1]] <= 0 < score[before[1]]:
-            losses[v] += 1
         if score[after[0]] == score[after[1]]:
             open_worlds[k].discard(v)
+        if score[after[1]] <= 0 < score[before[1]]:
+            losses[v] += 1          # world v moves up one loss in every class where it is open
+            for row in keys:
+                if row[v] >= 0:
+                    row[v] += worlds
+        keys[k][v] = key(k, v)
+        class_keys[k] = class_key(k)
 
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
-        running = [i for i in range(len(probes)) if open_worlds[i] and high_sum[i] >= third]
-        if not running:
-            break
-        i = max(running, key=lambda k: (high_sum[k], looks[k], -k))
-        w = max(open_worlds[i], key=lambda v: (score[ranges[i][v][1]], score[ranges[i][v][1]] - score[ranges[i][v][0]],
-                                               losses[v], -v))
+        best = max(class_keys, default=-1)
+        i = class_keys.index(best) if best >= 0 else -1
+        if best < 0 or high_sum[i] < third:
+            break           # the open class with the highest possible total cannot reach the third: none can
+        row = keys[i]
+        w = row.index(max(row))
         narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
         refresh(i, w)
         for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by

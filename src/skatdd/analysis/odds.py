@@ -70,8 +70,9 @@ as scored: 61 card points, no trick in null, and not overbid), its 95%
 Wilson interval (a single point when every consistent world was evaluated:
 there is no sampling error), the fractions in which he reaches schneider
 (90+), is schneidered (30 or less), takes every trick, takes none (these
-four are ``None`` in null), the mean card points (skat or discard included;
-``None`` in null) and the mean ISkO score at the bid, with the matadors
+four are ``None`` in null), with *points* the mean card points (skat or
+discard included; ``None`` in null, and for every option without *points*)
+and the mean ISkO score at the bid, with the matadors
 counted over the twelve cards of each world (the skat changes them) and the
 overbid rule applied per world.  The recommendation is the option with the
 highest mean score (ties: the first in the list), or ``None`` (*pass*)
@@ -83,20 +84,24 @@ cards.
 
 How the work is kept small
 --------------------------
-Suit and grand scores depend only on the band of the result (no trick,
-<= 30, 31-60, 61-89, 90+, every trick), so the band comes from null-window
-threshold questions, and the exact value (needed for the mean card points,
-shown for every suit and grand option) is searched inside it.  Picked-up
-games without a known skat use ``skatdd best``'s incumbent search for each
-world's best discard (provably equivalent discards searched once, one
-threshold question per discard against the best so far), without the
+Every figure but the mean card points depends only on the band of each
+world's result (no trick, <= 30, 31-60, 61-89, 90+, every trick: win,
+schneider, schwarz and the score), so without *points* the engine is asked
+only null-window threshold questions, never an exact value; the points
+(opt-in: about four times the nodes) need the exact value, searched
+inside the band.  Picked-up games without a known skat take each world's
+best discard by an incumbent search (provably equivalent discards searched
+once, one threshold question per discard against the best so far: the
+next band up, or with *points* one point above its value), without the
 discards another provably dominates, the chunk's earlier winners first
-(:mod:`skatdd.analysis.odds_tasks`).  With a known skat the defenders' twenty
+(:mod:`skatdd.analysis.odds_pickup`); the reported figures are the same
+either way.  With a known skat the defenders' twenty
 cards are the same in every world, so the equivalent-discard classes are
 computed once per game; the scores of all classes are bounded world by
 world with threshold questions, most promising class first, and a class
 whose best possible total cannot reach the third-best certain total is
-dropped unrefined; the three best are settled exactly
+dropped unrefined; the three best are settled exactly, the best one's
+bands (with *points* its values) world by world
 (:mod:`skatdd.analysis.discard_ranking`).
 
 The modules
@@ -105,6 +110,7 @@ This module is the entry point (:func:`odds`).  The rest:
 :mod:`~skatdd.analysis.odds_input` reads the hand and the contracts,
 :mod:`~skatdd.analysis.odds_draw` draws the worlds,
 :mod:`~skatdd.analysis.odds_tasks` is the work in each worker,
+:mod:`~skatdd.analysis.odds_pickup` each world's best discard,
 :mod:`~skatdd.analysis.discard_ranking` ranks discards over shared worlds,
 :mod:`~skatdd.analysis.odds_report` and :mod:`~skatdd.analysis.odds_stats` hold
 the figures.
@@ -183,7 +189,7 @@ def odds(
     worlds: int = DEFAULT_WORLDS, seed: int = 0, bid: int = MIN_BID, jobs: int | None = 1,
     solver: Solver | None = None, accept: Callable[[World], bool] | None = None, max_draws: int | None = None,
     progress: Progress | None = None, dask: str | None = None, inference: str = "none",
-    bids: Sequence[tuple[int, str]] = (),
+    bids: Sequence[tuple[int, str]] = (), points: bool = False,
 ) -> OddsReport:
     """The chances of every contract for a hand whose other cards are unseen (see the module docstring).
 
@@ -211,10 +217,13 @@ def odds(
             weighed by *bids*; ``"play"`` and ``"all"`` are refused).
         bids: the auction so far, ``(seat, move)`` with move a bid
             (``"18"``), ``"y"`` (hold) or ``"p"`` (pass); used with ``"bids"``.
+        points: compute every suit and grand option's mean card points
+            (exact values: about four times the nodes); without them
+            ``mean_points`` is ``None`` and every other figure is the same.
 
     Returns an :class:`OddsReport`.  Raises :class:`~skatdd.core.errors.SkatddError`
     subclasses for bad input (cards, seat, counts, a bid outside 18..264, nothing
-    left to compute, an inference odds cannot use, bad bids) and
+    left to compute, an inference odds cannot use, bad bids, *points* not a bool) and
     :class:`WorldConditionError` when *accept* is too rare.
     """
     start = time.perf_counter()
@@ -227,6 +236,8 @@ def odds(
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise DealFormatError(f"the number of worlds must be a whole number of at least 1, not {worlds!r}")
     _check_inference(inference, bids, accept)
+    if not isinstance(points, bool):
+        raise DealFormatError(f"points must be True or False, not {points!r}")
     if known_skat is not None:
         if not picked_up:
             raise DealFormatError("hand games need the skat unseen: with a known skat only picked-up games are offered")
@@ -271,7 +282,7 @@ def odds(
     sample_size = weighing.get("ess")
     play_games = tuple(dict.fromkeys(c[0] for c, _ in plan))
     job = OddsJob(view.seat, hand, known_skat, bid, play_games,
-                  hand_games=any(h for _, h in plan), picked_up=any(not h for _, h in plan))
+                  hand_games=any(h for _, h in plan), picked_up=any(not h for _, h in plan), points=points)
     tasks: Iterable[str]
     if known_skat is None:
         # The worlds go out CHUNK at a time as the workers ask for them: a million of them never sit in memory.
@@ -314,7 +325,7 @@ def odds(
     return OddsReport(
         seat=view.seat, hand=hand, skat=known_skat, bid=bid, worlds=consistent, evaluated=count,
         exact=exact, seed=seed, options=options, left_out=left_out, nodes=summary.nodes,
-        seconds=time.perf_counter() - start, **weighing,
+        seconds=time.perf_counter() - start, points=points, **weighing,
     )
 
 

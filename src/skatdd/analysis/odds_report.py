@@ -18,6 +18,7 @@ from skatdd.core.cards import Card, Mask, card_name, format_mask
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration, matadors, score_game
 
+from .bands import ALL_TRICKS, BAND_SAMPLES, NO_TRICK, SCHNEIDER, SCHNEIDERED
 from .inference import weighing_json
 from .odds_stats import rate_interval
 
@@ -32,26 +33,37 @@ class WorldOutcome(NamedTuple):
 
     score: int
     wins: bool
-    points: int | None      # final card points, skat or discard included; None in null
+    points: int | None      # final card points, skat or discard included; None in null or when not asked
+    schneider: bool         # 90 points or more
+    schneidered: bool       # 30 points or fewer
     takes_all: bool
     trickless: bool
 
 
 def world_outcome(contract: Contract, hand: bool, twelve: Mask, bid: int, result: Sequence[Any]) -> WorldOutcome:
-    """Score one world's *result* of one option (``[wins]`` in null, else ``[value, takes_all, trickless]``).
+    """Score one world's *result* of one option.
 
-    *twelve* is the declarer's hand plus that world's skat (the matadors are counted over them).
+    *result* is ``[wins]`` in null, else ``[value, takes_all, trickless]``
+    (exact) or ``[band]`` (:mod:`skatdd.analysis.bands`: everything but the
+    points, which are then ``None``).  *twelve* is the declarer's hand plus
+    that world's skat (the matadors are counted over them).
     """
     game, ouvert = contract
     decl = Declaration(game, hand=hand, ouvert=ouvert)
     if game.is_null:
         wins = bool(result[0])
         sc = score_game(decl, tricks=0 if wins else 1, bid=bid)
-        return WorldOutcome(sc.score, sc.declarer_wins, None, False, False)
+        return WorldOutcome(sc.score, sc.declarer_wins, None, False, False, False, False)
+    if len(result) == 1:
+        band = int(result[0])
+        points, tricks = BAND_SAMPLES[band]   # any result of the band scores the same
+        sc = score_game(decl, matadors=matadors(game, twelve), points=points, tricks=tricks, bid=bid)
+        return WorldOutcome(sc.score, sc.declarer_wins, None, band >= SCHNEIDER, band <= SCHNEIDERED,
+                            band == ALL_TRICKS, band == NO_TRICK)
     value, takes_all, trickless = int(result[0]), bool(result[1]), bool(result[2])
     tricks = 10 if takes_all else 0 if trickless else None
     sc = score_game(decl, matadors=matadors(game, twelve), points=value, tricks=tricks, bid=bid)
-    return WorldOutcome(sc.score, sc.declarer_wins, value, takes_all, trickless)
+    return WorldOutcome(sc.score, sc.declarer_wins, value, value >= 90, value <= 30, takes_all, trickless)
 
 
 class _Rates:
@@ -104,7 +116,8 @@ class OptionOdds(_Rates):
     Counts are kept (``wins``, ``schneider``...) and the fractions derived,
     so callers can compare exactly; they are whole numbers unless the worlds
     are weighed.  ``schneider``, ``schneidered``, ``schwarz``, ``schwarzed``
-    and ``total_points`` are ``None`` in null.  ``discard`` is the chosen
+    and ``total_points`` are ``None`` in null; ``total_points`` also when
+    the points were not asked for (``odds(points=False)``).  ``discard`` is the chosen
     discard with a known skat, else ``None`` (hand games; picked-up games
     take each world's best discard).
     """
@@ -191,17 +204,16 @@ class OptionTally:
         self.schneidered: float = 0
         self.schwarz: float = 0
         self.schwarzed: float = 0
-        self.points: float = 0
+        self.points: float | None = 0    # None once a world came without its points
 
     def add(self, o: WorldOutcome, weight: float = 1) -> None:
         """Count one world, weighing *weight* (1: a plain world; whole numbers keep every sum whole)."""
         self.evaluated += weight
         self.wins += weight * o.wins
         self.score += weight * o.score
-        if o.points is not None:
-            self.schneider += weight * (o.points >= 90)
-            self.schneidered += weight * (o.points <= 30)
-            self.points += weight * o.points
+        self.schneider += weight * o.schneider
+        self.schneidered += weight * o.schneidered
+        self.points = None if o.points is None or self.points is None else self.points + weight * o.points
         self.schwarz += weight * o.takes_all
         self.schwarzed += weight * o.trickless
 
@@ -242,6 +254,8 @@ class OddsReport:
         ess, pool, pool_ess: with ``"bids"``, the effective sample size of
             the evaluated worlds' weights, the uniform pool they were drawn
             from and the effective size of the bidding weights over it.
+        points: the mean card points were computed (``odds(points=True)``);
+            without them every option's ``mean_points`` is ``None``.
     """
 
     seat: int
@@ -260,6 +274,7 @@ class OddsReport:
     ess: float | None = None
     pool: int | None = None
     pool_ess: float | None = None
+    points: bool = False
 
     @property
     def recommendation(self) -> OptionOdds | None:

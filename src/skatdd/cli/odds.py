@@ -58,16 +58,17 @@ def _signed(x: float) -> str:
 
 
 def _table(report: OddsReport) -> list[str]:
+    """The options' table; the points column only when the report has them (``--points``)."""
     header = ["", "contract", "discard", "win", "95% interval", "schneider", "schneidered", "schwarz", "schwarzed",
-              "points", "score"]
+              *(["points"] if report.points else []), "score"]
     rec = report.recommendation
     rows = []
     for opt in report.options:
+        points = ["-" if opt.mean_points is None else f"{opt.mean_points:.1f}"] if report.points else []
         rows.append([
             "*" if opt is rec else "", opt.label, _discard(opt), _pct(opt.win), _interval(opt.win_ci),
             _pct(opt.fraction(opt.schneider)), _pct(opt.fraction(opt.schneidered)), _pct(opt.fraction(opt.schwarz)),
-            _pct(opt.fraction(opt.schwarzed)), "-" if opt.mean_points is None else f"{opt.mean_points:.1f}",
-            _signed(opt.mean_score),
+            _pct(opt.fraction(opt.schwarzed)), *points, _signed(opt.mean_score),
         ])
     widths = [max(len(r[k]) for r in [*rows, header]) for k in range(len(header))]
     left = {1, 2}
@@ -136,18 +137,22 @@ def report_lines(report: OddsReport) -> list[str]:
               help="Weigh the worlds by the bidding (bids; needs --bids). play and all need cards played: refused.")
 @click.option("--bids", "auction", metavar="MOVES",
               help='The auction so far, SEAT:MOVE in order (move: a bid, y or p), e.g. "M:18 F:y M:20 F:p R:p".')
+@click.option("--points", "with_points", is_flag=True,
+              help="Also the mean card points of every suit and grand option (exact values: slower).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
 @dask_option
 @json_option
 @tt_option
 def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tuple[Game, bool], ...], only_hand: bool,
-            only_picked: bool, worlds: int, seed: int, bid: int, inference: str, auction: str | None, jobs: int | None,
-            dask: str | None, as_json: bool, tt_mb: int) -> None:
+            only_picked: bool, worlds: int, seed: int, bid: int, inference: str, auction: str | None,
+            with_points: bool, jobs: int | None, dask: str | None, as_json: bool, tt_mb: int) -> None:
     """The chances of every contract for HAND, the seat's ten dealt cards, the other cards unseen.
 
     Every option (grand, the suits, null, null ouvert; hand and picked up)
     is solved double-dummy in each of N worlds drawn uniformly from those
-    consistent with what the seat knows.
+    consistent with what the seat knows.  --points adds the mean card
+    points (exact values, about four times the work); without it only
+    threshold questions are asked and JSON mean_points is null.
 
     \b
     Examples:
@@ -171,7 +176,7 @@ def command(hand: tuple[str, ...], seat: int, skat: str | None, games: tuple[tup
         report = odds(" ".join(hand), seat=seat, skat=skat, games=list(games) or None, hand_games=not only_picked,
                       picked_up=not only_hand, worlds=worlds, seed=seed, bid=bid,
                       jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress,
-                      dask=dask, inference=inference, bids=bids)
+                      dask=dask, inference=inference, bids=bids, points=with_points)
     if as_json:
         emit_json(report.to_json())
     else:
