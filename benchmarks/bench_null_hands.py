@@ -23,7 +23,7 @@ of that analysis in its process (every thread's), and its wall time.
 the threads of one hand's count (``skatdd null-ouvert --jobs``; default 1,
 so that the CPU times compare with earlier runs).  Run::
 
-    python benchmarks/bench_null_hands.py --hands 1000 --jobs 2
+    python benchmarks/bench_null_hands.py --hands 1000 --jobs 2 --log runs.jsonl
     python benchmarks/bench_null_hands.py --hands 40 --threads 2
     python benchmarks/bench_null_hands.py --hands 50 --seed 3 --max-danger 2
 
@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import multiprocessing
 import random
 import statistics
 import sys
 import time
 from dataclasses import dataclass
+from typing import TextIO
 
 import pytest
 
@@ -100,15 +102,23 @@ def run_hand(job: tuple[Mask, int], threads: int = 1) -> HandRun:
     return HandRun(hand, seat, seconds, wall, result.nodes, result.classes, result.worlds_lost, result.unbeatable)
 
 
-def run_all(hands: list[tuple[Mask, int]], jobs: int, threads: int = 1) -> list[HandRun]:
+def run_all(hands: list[tuple[Mask, int]], jobs: int, threads: int = 1, log: TextIO | None = None) -> list[HandRun]:
     """Every hand, in *jobs* worker processes (one hand a task) of *threads* threads each, a progress line on stderr each.
 
-    Ctrl-C stops them all.
+    With *log*, each hand's run is also written there as one JSON line as it
+    ends (in the hands' order), so an interrupted long run keeps what it
+    measured.  Ctrl-C stops them all.
     """
     runs: list[HandRun] = []
 
     def progress(run: HandRun) -> None:
         runs.append(run)
+        if log is not None:
+            log.write(json.dumps({"index": len(runs) - 1, "hand": format_mask(run.hand), "seat": run.seat,
+                                  "cpu": round(run.seconds, 4), "wall": round(run.wall, 4), "nodes": run.nodes,
+                                  "classes": run.classes, "worlds_lost": run.worlds_lost,
+                                  "unbeatable": run.unbeatable}) + "\n")
+            log.flush()
         print(f"\r{len(runs)}/{len(hands)} hands, slowest {max(r.seconds for r in runs):.2f} s", end="",
               file=sys.stderr, flush=True)
 
@@ -169,11 +179,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes, hands at once (default 1)")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads of one hand's count, skatdd null-ouvert --jobs (default 1)")
+    parser.add_argument("--log", type=argparse.FileType("x"), default=None,
+                        help="also write each hand's run to this new file as a JSON line as it ends")
     args = parser.parse_args()
     if args.hands < 1 or args.jobs < 1 or args.threads < 1 or args.max_danger < 0:
         parser.error("--hands, --jobs and --threads must be at least 1, --max-danger at least 0")
     start = time.perf_counter()
-    runs = run_all(null_shaped_hands(args.seed, args.hands, args.max_danger), args.jobs, args.threads)
+    runs = run_all(null_shaped_hands(args.seed, args.hands, args.max_danger), args.jobs, args.threads, args.log)
     print(report(runs))
     print(f"wall {time.perf_counter() - start:.1f} s with --jobs {args.jobs} --threads {args.threads}")
 
