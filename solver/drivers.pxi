@@ -80,11 +80,13 @@ cdef int solve_exact_up(Search* s, int lo, int hi) noexcept nogil:
     Tests "Q >= lo + step" with the step doubling from 2 after every success
     (the fail-soft result raises *lo* further); the first failure bounds Q
     above by its fail-soft result, and solve_exact() descends from there.
-    For a minimiser's cards, each proven worth at least the position's
-    exact Q and most a few points more, measured against descending from
-    max_q: 9.3% fewer card-value nodes on seed 1 (10.35M -> 9.39M), 8.5% on
-    the close games (30.92M -> 28.30M); first steps of 1, 3 or 4, steps
-    growing 1.5x or 3x, or a fixed step cost within 1-3% of it, either way.
+    Used for a minimiser's cards, and for a maximiser's card that beat the
+    best so far (all_card_values()).  For a minimiser's cards, each proven
+    worth at least the position's exact Q and most a few points more,
+    measured against descending from max_q: 9.3% fewer card-value nodes
+    on seed 1 (10.35M -> 9.39M), 8.5% on the close games (30.92M ->
+    28.30M); first steps of 1, 3 or 4, steps growing 1.5x or 3x, or a
+    fixed step cost within 1-3% of it, either way.
     """
     cdef int step = 2, t, v
     while lo < hi:
@@ -122,9 +124,9 @@ cdef void root_pairs(const Search* s, int seat, const int* moves, int n, int* di
     meet in a trick, and every other card compares with both alike), and
     only their own weights differ, once in each of two tricks.  So along
     every line, and hence in value, the two differ by at most
-    |weight(c) - weight(c')|.  (Cards of weight 0 apart, every card in the
-    trick modes, order_moves() already merged unless another card of the
-    mover's lies between.)
+    |weight(c) - weight(c')|.  (Pairs of equal weight are order_moves()'s
+    equivalent cards, merged already: equal weights are contiguous in every
+    group, so in the trick modes, where every card weighs 0, no pair is left.)
     """
     cdef uint32_t others = (s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits) & ~s.hand[seat]
     cdef int i, j, a, b
