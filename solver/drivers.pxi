@@ -80,11 +80,13 @@ cdef int solve_exact_up(Search* s, int lo, int hi) noexcept nogil:
     Tests "Q >= lo + step" with the step doubling from 2 after every success
     (the fail-soft result raises *lo* further); the first failure bounds Q
     above by its fail-soft result, and solve_exact() descends from there.
-    For a minimiser's cards, each proven worth at least the position's
-    exact Q and most a few points more, measured against descending from
-    max_q: 9.3% fewer card-value nodes on seed 1 (10.35M -> 9.39M), 8.5% on
-    the close games (30.92M -> 28.30M); first steps of 1, 3 or 4, steps
-    growing 1.5x or 3x, or a fixed step cost within 1-3% of it, either way.
+    Used for a minimiser's cards, and for a maximiser's card that beat the
+    best so far (all_card_values()).  For a minimiser's cards, each proven
+    worth at least the position's exact Q and most a few points more,
+    measured against descending from max_q: 9.3% fewer card-value nodes
+    on seed 1 (10.35M -> 9.39M), 8.5% on the close games (30.92M ->
+    28.30M); first steps of 1, 3 or 4, steps growing 1.5x or 3x, or a
+    fixed step cost within 1-3% of it, either way.
     """
     cdef int step = 2, t, v
     while lo < hi:
@@ -113,18 +115,68 @@ cdef inline int child_at_least(Search* s, int c, int t) noexcept nogil:
     return 1 if child_bound(s, c, t) >= t else 0
 
 
+cdef void root_pairs(const Search* s, int seat, const int* moves, int n, int* dist) noexcept nogil:
+    """dist[i * MAX_MOVES + j]: how far the values of moves i and j can lie apart (-1: no bound).
+
+    Two cards c, c' of the mover in one follow group with no card of another
+    seat (in a hand or on the table) ranked between them play alike:
+    swapping them maps every line after c onto a line after c' (they never
+    meet in a trick, and every other card compares with both alike), and
+    only their own weights differ, once in each of two tricks.  So along
+    every line, and hence in value, the two differ by at most
+    |weight(c) - weight(c')|.  (Pairs of equal weight are order_moves()'s
+    equivalent cards, merged already: equal weights are contiguous in every
+    group, so in the trick modes, where every card weighs 0, no pair is left.)
+    """
+    cdef uint32_t others = (s.hand[0] | s.hand[1] | s.hand[2] | s.trick_bits) & ~s.hand[seat]
+    cdef int i, j, a, b
+    for i in range(n):
+        dist[i * MAX_MOVES + i] = -1
+        for j in range(i + 1, n):
+            a = moves[i] if moves[i] < moves[j] else moves[j]
+            b = moves[j] if moves[i] < moves[j] else moves[i]
+            if (s.lay.group_of[a] == s.lay.group_of[b]
+                    and (others & (((<uint32_t>1) << b) - 1) & ~(((<uint32_t>2) << a) - 1)) == 0):
+                dist[i * MAX_MOVES + j] = s.weight[b] - s.weight[a] if s.weight[b] > s.weight[a] else s.weight[a] - s.weight[b]
+            else:
+                dist[i * MAX_MOVES + j] = -1
+            dist[j * MAX_MOVES + i] = dist[i * MAX_MOVES + j]
+
+
+cdef inline void pass_bounds(int n, int i, int* lo, int* hi, const int* dist) noexcept nogil:
+    """Narrow the bounds of every card paired with card *i* (root_pairs()) by i's bounds.
+
+    One pass suffices: the distances obey the triangle inequality, so a
+    bound passed on through a third card is never tighter.
+    """
+    cdef int j, d
+    for j in range(n):
+        d = dist[i * MAX_MOVES + j]
+        if d < 0:
+            continue
+        if lo[i] - d > lo[j]:
+            lo[j] = lo[i] - d
+        if hi[i] + d < hi[j]:
+            hi[j] = hi[i] + d
+
+
 cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
     """Exact Q after each legal card of the seat to move; returns the count.
 
     Fills *moves* with one card per class of equivalent cards (as
     order_moves() keeps them, best first) and *values* with each one's Q
     (the weight of a trick it completes included).  One search for all:
-    the node's exact value is found by the descent of solve_exact(), but
-    the root of each test is this loop, which keeps every card's own
-    fail-soft bound [lo, hi] instead of only the best one; the cards are
-    then solved inside those bounds, a maximiser's by descending from its
-    hi, a minimiser's by galloping up from its lo (solve_exact_up()).
-    State restored.
+    every card keeps its own bounds [lo, hi] from every test it gets, and
+    each bound passes to the cards it pairs with (root_pairs()).
+
+    A maximiser's node: the first card's value by the descent, then each
+    other card tested one point above the best value so far (aspiration
+    from the best child); a card that passes is the new best, solved by
+    galloping up from its lower bound; the others then descend from the
+    upper bound their test left.  A minimiser's node: the node's own
+    descent (t its best upper bound; every card tested at t until one
+    fails), which leaves each card proven at least the node's value, then
+    each card galloping up from there (solve_exact_up()).  State restored.
     """
     cdef int seat = MOD3[s.leader + s.trick_len]
     cdef bint maximising = s.maxer[seat]
@@ -132,7 +184,8 @@ cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
     cdef int n = order_moves(s, seat, legal, -1, moves)
     cdef int lo[MAX_MOVES]
     cdef int hi[MAX_MOVES]
-    cdef int i, t, v, gained
+    cdef int dist[MAX_MOVES * MAX_MOVES]
+    cdef int i, t, v, gained, best = -1
     cdef bint done
     cdef Step step
     if n == 0:
@@ -142,47 +195,66 @@ cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
         lo[i] = gained
         hi[i] = gained + max_q(s)
         undo_step(s, &step)
-    while True:
-        # The node's descent: t is its best upper bound.
-        t = hi[0]
-        for i in range(1, n):
-            if (hi[i] > t) if maximising else (hi[i] < t):
-                t = hi[i]
-        done = not maximising
+    root_pairs(s, seat, moves, n, dist)
+    if maximising:
+        # Aspiration from the best child: against descending every card
+        # from max_q in parallel until one passes, 1.1-1.8% fewer nodes on
+        # the bench sets (docs/engine.md, fifth round).
         for i in range(n):
-            if maximising:
+            if best >= 0:
+                t = values[best] + 1
                 if hi[i] < t:
-                    continue                # refuted already
-                if lo[i] >= t:
-                    done = True
-                    break
-                v = child_bound(s, moves[i], t)
-                if v >= t:
-                    lo[i] = t if v > t else v
-                    done = True
-                    break
-                hi[i] = v if v > lo[i] else lo[i]
-            else:
+                    continue                # no better than the best
+                if lo[i] < t:
+                    v = child_bound(s, moves[i], t)
+                    if v < t:
+                        hi[i] = v if v > lo[i] else lo[i]
+                        pass_bounds(n, i, lo, hi, dist)
+                        continue
+                    lo[i] = v if v < hi[i] else hi[i]
+            if lo[i] < hi[i]:
+                gained = play_step(s, moves[i], &step)
+                if best < 0:
+                    v = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
+                else:
+                    v = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
+                undo_step(s, &step)
+                lo[i] = hi[i] = v
+            values[i] = lo[i]
+            best = i
+            pass_bounds(n, i, lo, hi, dist)
+    else:
+        while True:
+            # The node's descent: t is its best upper bound.
+            t = hi[0]
+            for i in range(1, n):
+                if hi[i] < t:
+                    t = hi[i]
+            done = True
+            for i in range(n):
                 if lo[i] >= t:
                     continue                # proven already
                 v = child_bound(s, moves[i], t)
                 if v < t:
                     hi[i] = v if v > lo[i] else lo[i]
+                    pass_bounds(n, i, lo, hi, dist)
                     done = False
                     break
                 lo[i] = v if v < hi[i] else hi[i]
-        if done:
-            break
+                pass_bounds(n, i, lo, hi, dist)
+            if done:
+                break
     for i in range(n):
-        if lo[i] >= hi[i]:
-            values[i] = lo[i]
-            continue
-        gained = play_step(s, moves[i], &step)
-        if maximising:
-            values[i] = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
-        else:
-            values[i] = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
-        undo_step(s, &step)
+        if lo[i] < hi[i]:
+            gained = play_step(s, moves[i], &step)
+            if maximising:
+                v = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
+            else:
+                v = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
+            undo_step(s, &step)
+            lo[i] = hi[i] = v
+            pass_bounds(n, i, lo, hi, dist)
+        values[i] = lo[i]
     return n
 
 
