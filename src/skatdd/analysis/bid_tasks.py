@@ -179,10 +179,12 @@ def handle(solver: Solver, line: int, raw: bytes | str, *, job: BidJob) -> LineO
     task = json.loads(raw)
     worlds = [world_from_json(item) for item in task["worlds"]]
     game = Game(task["game"])
-    nodes = solver.nodes
+    # A fresh table for each task (as odds' tasks): the worker's last task shares few positions, and
+    # the node count then depends on the task alone, not on which worker ran what before it.
+    solver.clear()
     if game.is_null:
         record = _null_task(solver, job, task["skat"], worlds)
     else:
         record = _points_task(solver, job, game, task["skat"], worlds)
-    record["nodes"] = solver.nodes - nodes
+    record["nodes"] = solver.nodes
     return LineOutcome(line, record)
