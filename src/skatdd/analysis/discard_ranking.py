@@ -22,7 +22,7 @@ from typing import Any
 from skatdd.core.cards import ALL_CARDS, Mask, points_of
 from skatdd.core.equivalence import group_orders
 from skatdd.core.position import Position
-from skatdd.core.rules import Game
+from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import matadors
 from skatdd.engine.solve import Solver
 
@@ -57,10 +57,10 @@ def settle_band(probe: Probe) -> int:
 
     What the probe already knows is not asked again; no exact value is searched.
     """
-    if probe.at_least(61):
-        if probe.at_least(90):
+    if probe.at_least(WIN_POINTS):
+        if probe.at_least(SCHNEIDER_POINTS):
             probe.takes_all()
-    elif not probe.at_least(31):
+    elif not probe.at_least(OUT_OF_SCHNEIDER_POINTS):
         probe.trickless()
     low, high = band_range(probe)
     assert low == high, (low, high)

@@ -18,7 +18,7 @@ from skatdd.core.cards import Card, Mask, card_name, format_mask
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration, matadors, score_game
 
-from .bands import ALL_TRICKS, BAND_SAMPLES, NO_TRICK, SCHNEIDER, SCHNEIDERED
+from .bands import ALL_TRICKS, BAND_SAMPLES, NO_TRICK, SCHNEIDER, SCHNEIDERED, band_of, tricks_arg
 from .inference import weighing_json
 from .odds_stats import rate_interval
 
@@ -54,16 +54,18 @@ def world_outcome(contract: Contract, hand: bool, twelve: Mask, bid: int, result
         wins = bool(result[0])
         sc = score_game(decl, tricks=0 if wins else 1, bid=bid)
         return WorldOutcome(sc.score, sc.declarer_wins, None, False, False, False, False)
+    points: int | None
     if len(result) == 1:
-        band = int(result[0])
-        points, tricks = BAND_SAMPLES[band]   # any result of the band scores the same
-        sc = score_game(decl, matadors=matadors(game, twelve), points=points, tricks=tricks, bid=bid)
-        return WorldOutcome(sc.score, sc.declarer_wins, None, band >= SCHNEIDER, band <= SCHNEIDERED,
-                            band == ALL_TRICKS, band == NO_TRICK)
-    value, takes_all, trickless = int(result[0]), bool(result[1]), bool(result[2])
-    tricks = 10 if takes_all else 0 if trickless else None
+        band, points = int(result[0]), None
+        value, tricks = BAND_SAMPLES[band]   # any result of the band scores the same
+    else:
+        points = value = int(result[0])
+        takes_all, trickless = bool(result[1]), bool(result[2])
+        band, tricks = band_of(value, takes_all, trickless), tricks_arg(takes_all, trickless)
     sc = score_game(decl, matadors=matadors(game, twelve), points=value, tricks=tricks, bid=bid)
-    return WorldOutcome(sc.score, sc.declarer_wins, value, value >= 90, value <= 30, takes_all, trickless)
+    # Every trick fact reported follows from the band, exact or not.
+    return WorldOutcome(sc.score, sc.declarer_wins, points, band >= SCHNEIDER, band <= SCHNEIDERED,
+                        band == ALL_TRICKS, band == NO_TRICK)
 
 
 class _Rates:
