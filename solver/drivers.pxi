@@ -160,6 +160,19 @@ cdef inline void pass_bounds(int n, int i, int* lo, int* hi, const int* dist) no
             hi[j] = hi[i] + d
 
 
+cdef inline int card_exact(Search* s, int c, int lo, int hi, bint up) noexcept nogil:
+    """Exact Q after card *c*, known to lie in [lo, hi]: by the descent from *hi*
+    (solve_exact()) or, with *up*, galloping up from *lo* (solve_exact_up()).  State restored."""
+    cdef Step step
+    cdef int gained = play_step(s, c, &step), v
+    if up:
+        v = gained + solve_exact_up(s, lo - gained, hi - gained)
+    else:
+        v = gained + solve_exact(s, lo - gained, hi - gained)
+    undo_step(s, &step)
+    return v
+
+
 cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
     """Exact Q after each legal card of the seat to move; returns the count.
 
@@ -213,13 +226,7 @@ cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
                         continue
                     lo[i] = v if v < hi[i] else hi[i]
             if lo[i] < hi[i]:
-                gained = play_step(s, moves[i], &step)
-                if best < 0:
-                    v = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
-                else:
-                    v = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
-                undo_step(s, &step)
-                lo[i] = hi[i] = v
+                lo[i] = hi[i] = card_exact(s, moves[i], lo[i], hi[i], best >= 0)
             values[i] = lo[i]
             best = i
             pass_bounds(n, i, lo, hi, dist)
@@ -246,13 +253,7 @@ cdef int all_card_values(Search* s, int* moves, int* values) noexcept nogil:
                 break
     for i in range(n):
         if lo[i] < hi[i]:
-            gained = play_step(s, moves[i], &step)
-            if maximising:
-                v = gained + solve_exact(s, lo[i] - gained, hi[i] - gained)
-            else:
-                v = gained + solve_exact_up(s, lo[i] - gained, hi[i] - gained)
-            undo_step(s, &step)
-            lo[i] = hi[i] = v
+            lo[i] = hi[i] = card_exact(s, moves[i], lo[i], hi[i], not maximising)
             pass_bounds(n, i, lo, hi, dist)
         values[i] = lo[i]
     return n
