@@ -136,6 +136,19 @@ cdef inline int sure_trick_weight(const Search* s, uint32_t sure) noexcept nogil
     return weight_of(s, sure) + s.trick_weight * tricks + fall
 
 
+cdef inline bint take_lightest(int n, int weight, int* j, int* total) noexcept nogil:
+    """One rung of smallest_weights()' ladder: add the weights of up to *j* of *n* cards of *weight* to *total*.
+
+    Lowers *j* by the cards taken; true when the *j* cards wanted are all taken.
+    """
+    if n >= j[0]:
+        total[0] += weight * j[0]
+        return True
+    total[0] += weight * n
+    j[0] -= n
+    return False
+
+
 cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcept nogil:
     """Sum of the *j* smallest weights among *cards*."""
     cdef int total = 0, best, bestc, c, n
@@ -144,30 +157,12 @@ cdef inline int smallest_weights(const Search* s, uint32_t cards, int j) noexcep
         return 0            # trick modes: every card weighs 0
     if s.lay.trump_mask != 0:
         # Suit and grand: points by rank class, each class one mask of the layout.
-        n = __builtin_popcount(cards & RANKS_0)
-        if n >= j:
-            return 0
-        j -= n
-        n = __builtin_popcount(cards >> 28)        # the jacks
-        if n >= j:
-            return 2 * j
-        total = 2 * n
-        j -= n
-        n = __builtin_popcount(cards & RANKS_Q)
-        if n >= j:
-            return total + 3 * j
-        total += 3 * n
-        j -= n
-        n = __builtin_popcount(cards & RANKS_K)
-        if n >= j:
-            return total + 4 * j
-        total += 4 * n
-        j -= n
-        n = __builtin_popcount(cards & RANKS_T)
-        if n >= j:
-            return total + 10 * j
-        total += 10 * n
-        j -= n
+        if (take_lightest(__builtin_popcount(cards & RANKS_0), 0, &j, &total)
+                or take_lightest(__builtin_popcount(cards >> 28), 2, &j, &total)        # the jacks
+                or take_lightest(__builtin_popcount(cards & RANKS_Q), 3, &j, &total)
+                or take_lightest(__builtin_popcount(cards & RANKS_K), 4, &j, &total)
+                or take_lightest(__builtin_popcount(cards & RANKS_T), 10, &j, &total)):
+            return total
         n = __builtin_popcount(cards & RANKS_A)
         return total + 11 * (n if n < j else j)
     while j > 0 and cards:
