@@ -73,6 +73,17 @@ def test_jobs_beyond_the_cores_are_capped_with_a_warning() -> None:
             == {k: v for k, v in json.loads(plain.stdout).items() if k not in strip})
 
 
+def test_null_ouvert_threads_beyond_the_cores_are_capped_as_threads() -> None:
+    # null-ouvert's --jobs runs threads in one process: the warning names them so.
+    capped = run("null-ouvert", "C7", "C8", "C9", "S7", "S8", "S9", "H7", "H8", "D7", "D8", "--skat", "CA SA",
+                 "--declarer", "F", "--json", "--jobs", str(MORE))
+    assert capped.returncode == 0, capped.stderr
+    cores = workers.usable_cores()
+    assert capped.stderr.splitlines() == [
+        f"Warning: --jobs {MORE}: this machine has {cores} core{'s' if cores != 1 else ''}: "
+        f"starting {cores} thread{'s' if cores != 1 else ''}"]
+
+
 def test_local_cluster_beyond_the_cores_is_capped(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     lines = tmp_path / "in.jsonl"

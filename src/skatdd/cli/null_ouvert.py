@@ -122,7 +122,7 @@ def command(hand: tuple[str, ...], skat: str | None, declarer: str, jobs: int | 
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     table = tt_mb or (TT_MB_KNOWN_SKAT if skat is not None else TT_MB_UNKNOWN_SKAT)
     requested = jobs if jobs is not None else default_jobs()
-    threads = cap_workers(requested, what=f"--jobs {requested}", tt_mb=table)
+    threads = cap_workers(requested, what=f"--jobs {requested}", tt_mb=table, unit=("thread", "threads"))
     try:
         result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb,
                                                    jobs=threads))

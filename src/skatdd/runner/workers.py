@@ -45,14 +45,16 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def cap_workers(requested: int, *, what: str, tt_mb: int | None = None) -> int:
-    """How many of *requested* worker processes to start: at most the usable cores and the tables that fit.
+def cap_workers(requested: int, *, what: str, tt_mb: int | None = None,
+                unit: tuple[str, str] = ("worker process", "worker processes")) -> int:
+    """How many of *requested* workers to start: at most the usable cores and the tables that fit.
 
     *what* names the request in the warning (``'--jobs 40'``); *tt_mb*,
-    when given, is each worker's table.  When the answer is below
-    *requested*, one line goes to stderr (once per request and process):
-    ``Warning: --jobs 40: this machine has 2 cores: starting 2 worker
-    processes``.
+    when given, is each worker's table; *unit* names one worker and
+    several (``("thread", "threads")`` for a command that runs threads).
+    When the answer is below *requested*, one line goes to stderr (once
+    per request and process): ``Warning: --jobs 40: this machine has 2
+    cores: starting 2 worker processes``.
     """
     allowed = usable_cores()
     reason = f"this machine has {allowed} core{'s' if allowed != 1 else ''}"
@@ -65,7 +67,7 @@ def cap_workers(requested: int, *, what: str, tt_mb: int | None = None) -> int:
     key = (what, requested, allowed)
     if key not in _warned:
         _warned.add(key)
-        sys.stderr.write(f"Warning: {what}: {reason}: starting {allowed} worker process{'es' if allowed != 1 else ''}\n")
+        sys.stderr.write(f"Warning: {what}: {reason}: starting {allowed} {unit[0] if allowed == 1 else unit[1]}\n")
         sys.stderr.flush()
     return allowed
 
