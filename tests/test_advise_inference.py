@@ -283,6 +283,36 @@ def test_a_json_deals_bids_are_read_and_checked() -> None:
     assert bad.returncode == 2 and "'x'" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("bids", "token"), [
+    ("18", "string '18'"), ([[1, 18]], "[1, 18]"), ([[7, "18"]], "7"), ([[1, "x"]], "'x'")])
+def test_a_json_deals_bids_are_checked_by_every_reader(bids: object, token: str) -> None:
+    # One reader (formats.json_object) checks the field's form, so a command that never weighs the
+    # auction refuses a malformed one as advise and match do.
+    from skatdd.formats.json_object import deal_from_json
+    from skatdd.formats.readers import load_deal
+
+    spec = load_deal(RECORD_541932)
+    spec.played = []
+    deal = spec.to_json()
+    assert deal_from_json({**deal, "bids": [[1, "18"], ["F", "p"]]}).bids == ((1, "18"), (0, "p"))
+    result = run_skatdd("solve", json.dumps({**deal, "bids": bids}))
+    assert result.returncode == 2 and result.stdout == ""
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 1 and "field 'bids" in errors[0] and token in errors[0], result.stderr
+
+
+def test_an_auction_of_wellformed_moves_that_are_no_bids_is_refused_before_any_world() -> None:
+    from skatdd.formats.readers import load_deal
+
+    spec = load_deal(RECORD_541932)
+    spec.played = []
+    deal = json.dumps({**spec.to_json(), "bids": [[1, "20"], [0, "18"]]})  # 18 does not exceed 20
+    for command in (("advise", deal), ("analyse", deal, "--no-review")):
+        result = run_skatdd(*command, "--worlds", "4", "--inference", "bids", "--jobs", "1")
+        assert result.returncode == 2 and result.stdout == "", result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1 and "18" in result.stderr, result.stderr
+
+
 def test_a_file_of_games_gives_each_game_its_single_game_numbers(tmp_path: Path) -> None:
     """The worker side (analyse_line) reads a JSON deal's bids and weighs as a single game does."""
     from skatdd.formats.readers import load_deal

@@ -273,7 +273,9 @@ def analyse_input(found: DealInput, *, solver: Solver | None = None, review: boo
     if found.record is not None:
         return analyse_iss(found.record, solver=solver, review=review)
     if found.kind == "json":
-        return analyse_spec(found.require_spec(), solver=solver, review=review)
+        analysis = analyse_spec(found.require_spec(), solver=solver, review=review)
+        analysis.bids = found.bids
+        return analysis
     raise DealFormatError(
         "deal text is not a game to analyse: expected an ISS game record '(;GM[Skat]...;)' "
         "or a JSON deal object with 'played'"
@@ -376,8 +378,8 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
             from .advise import WorldRunner, judge_analysis
             from .inference import input_auction
 
-            if inference in ("bids", "all") and not analysis.bids:  # a JSON deal's auction
-                analysis.bids = input_auction(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+            if inference in ("bids", "all"):
+                input_auction(analysis.bids)  # a bad auction fails the line before any world is drawn
             judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver), inference=inference,
                            honest=honest)
         return analysis.to_json()

@@ -236,7 +236,7 @@ class GameAnalysis:
     seconds: float = 0.0
     single_dummy: SingleDummyGame | None = None
     warnings: list[str] = field(default_factory=list)
-    bids: tuple[tuple[int, str], ...] = ()  # the auction (ISS records), for the single-dummy inference; not in JSON
+    bids: tuple[tuple[int, str], ...] = ()  # the input's auction (DealInput.bids), for the inference; not in JSON
 
     @property
     def game(self) -> Game:

@@ -37,7 +37,6 @@ whatever the number of processes that later solve them.
 """
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Sequence
@@ -47,10 +46,9 @@ from typing import Any, NamedTuple
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
-from skatdd.core.rules import Game, parse_seat
+from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
-from skatdd.formats.readers import parse_input
 from skatdd.formats.spec import replay_cards
 
 from .inference_bids import Auction, auction_likelihood, bid_intervals
@@ -301,26 +299,18 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
     return drawn
 
 
-def input_auction(source: str) -> tuple[tuple[int, str], ...]:
-    """The auction in the input text *source*: an ISS record's moves, a JSON deal's ``bids``, else none.
+def input_auction(bids: Sequence[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    """The auction an input states (:attr:`skatdd.formats.deal_input.DealInput.bids`), checked as an auction.
 
-    A JSON ``bids`` is a list of ``[seat, move]`` pairs, as ``skatdd match``
-    deals write it.  Raises :class:`~skatdd.core.errors.DealFormatError`
-    naming a bad field or move.
+    The readers check each move's form (an ISS record's moves, a JSON deal's
+    ``bids`` pairs); here the sequence is read as bids
+    (:func:`skatdd.analysis.inference_bids.bid_intervals`), so a move that
+    is no bid, or a bid that does not exceed the one before, raises
+    :class:`~skatdd.core.errors.DealFormatError` before any world is drawn.
     """
-    head = source.lstrip()
-    if head.startswith("(;"):
-        record = parse_input(source).record
-        return () if record is None else tuple(record.bids)
-    value = json.loads(source).get("bids") if head.startswith("{") else None
-    if value is None:
-        return ()
-    if not (isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and isinstance(p[1], str)
-                                            for p in value)):
-        raise DealFormatError(f"field 'bids' must be a list of [seat, move] pairs like [1, \"18\"], got {quote(value)}")
-    bids = tuple((parse_seat(seat), move) for seat, move in value)
-    bid_intervals(bids)  # names a move that is no bid, hold or pass
-    return bids
+    checked = tuple((int(seat), str(move)) for seat, move in bids)
+    bid_intervals(checked)
+    return checked
 
 
 def world_positions(view: View, evidence: Evidence, worlds: Sequence[World]) -> list[Position]:

@@ -49,7 +49,6 @@ from skatdd.core.position import Position
 from skatdd.core.rules import SEAT_NAMES, TRUMP_GROUP, Game, group_mask
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver
-from skatdd.formats.files import read_source
 from skatdd.formats.position_input import advice_position as read_advice_position
 from skatdd.formats.position_input import read_position
 from skatdd.present.report import card_list, completed_tricks, format_hand
@@ -350,14 +349,16 @@ def sd_summary_lines(analysis: GameAnalysis) -> list[str]:
 
 
 def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int | None, played: str | None,
-                    after: int | None) -> tuple[Position, Declaration]:
-    """The position ``skatdd advise`` advises on and its declaration (:func:`skatdd.formats.position_input.advice_position`).
+                    after: int | None) -> tuple[Position, Declaration, tuple[tuple[int, str], ...]]:
+    """The position ``skatdd advise`` advises on, its declaration and the auction its input states.
 
+    The position as :func:`skatdd.formats.position_input.advice_position`
+    gives it; the auction as :attr:`skatdd.formats.deal_input.DealInput.bids`.
     The input's warnings go to stderr.  Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
     """
     read = read_position(position, game=game, declarer=declarer)
     print_warnings(read.warnings)
-    return read_advice_position(read, played=played, after=after), read.spec.declaration()
+    return read_advice_position(read, played=played, after=after), read.spec.declaration(), read.bids
 
 
 @click.command("advise")
@@ -398,15 +399,9 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
       skatdd advise examples/deal.txt --game spades --declarer M --played "HA" --worlds 500 --seed 7
       skatdd advise game.iss --after 21 --inference all --honest
     """
-    bids: tuple[tuple[int, str], ...] = ()
     with input_errors():
-        if inference in ("bids", "all"):
-            text, path = read_source(position)  # once: standard input cannot be read twice
-            source = position if path is not None else text
-            pos, declaration = advice_position(source, game_spec, declarer, played, after)
-            bids = input_auction(text)
-        else:
-            pos, declaration = advice_position(position, game_spec, declarer, played, after)
+        pos, declaration, stated = advice_position(position, game_spec, declarer, played, after)
+        bids = input_auction(stated) if inference in ("bids", "all") else ()
         refusal = honest_refusal(pos, honest_tricks) if honest else None
         if refusal is not None:
             raise DealFormatError(f"--honest: {refusal}")

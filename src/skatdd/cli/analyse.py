@@ -448,8 +448,8 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
             analysis = _single(games.text, tt_mb=tt_mb, review=review, where=games.path)
-            if inference in ("bids", "all") and not analysis.bids:  # a JSON deal's auction
-                analysis.bids = input_auction(games.text)
+            if inference in ("bids", "all"):
+                input_auction(analysis.bids)  # a bad auction is refused before any world is drawn
             print_warnings(analysis.warnings)
             analysis = _judge(analysis, worlds, seed, jobs, tt_mb, inference=inference, honest=honest_k)
             _print(analysis, as_json, run, html, four_colour)

@@ -68,8 +68,9 @@ def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int |
     The input's warnings go to stderr (before ``--played`` is checked).  Raises
     :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
     """
-    spec, pos, warnings = read_position(deal, game=game, declarer=declarer)
-    print_warnings(warnings)
+    read = read_position(deal, game=game, declarer=declarer)
+    spec, pos = read.spec, read.position
+    print_warnings(read.warnings)
     if played:
         apply_played(pos, played)
     return spec, pos

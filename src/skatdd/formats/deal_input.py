@@ -31,6 +31,11 @@ class DealInput:
             after play, an ISS view with hidden cards).
         declarer, bid: the input's own declarer and bid, ``None`` when it names none.
         record: the parsed ISS record (``kind == "iss"``).
+        bids: the auction as the input states it, moves ``(seat, move)`` in
+            order (a number as text, ``"y"`` hold, ``"p"`` pass): an ISS
+            record's bidding, a JSON object's ``bids`` field; empty for deal
+            text.  Checked for form only; whether each move is a legal bid
+            is the inference's to say (:func:`skatdd.analysis.inference.input_auction`).
         path: the file the input came from, ``None`` for an argument.
         warnings: what is wrong with the input but does not stop it from
             being used, one line each (an ISS record whose ``v:`` or ``p:``
@@ -45,6 +50,7 @@ class DealInput:
     declarer: int | None = None
     bid: int | None = None
     record: IssGame | None = None
+    bids: tuple[tuple[int, str], ...] = ()
     path: str | None = None
     #: Why :attr:`spec` is ``None`` (the message :meth:`require_spec` raises).
     missing_spec: SkatddError | None = None

@@ -95,5 +95,6 @@ def deal_from_iss(text: str | IssGame, *, game: Game | None = None, ouvert: bool
             "the hands and skat as dealt are unknown"
         ),
         declarer=record.declarer if declarer is None else declarer, bid=record.bid, record=record,
+        bids=tuple(record.bids),
         warnings=warnings,
     )

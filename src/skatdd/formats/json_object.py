@@ -141,6 +141,24 @@ def _int_field(obj: dict[str, Any], name: str, default: int | None) -> int | Non
     return value
 
 
+def _bids_field(value: Any) -> tuple[tuple[int, str], ...]:
+    """The ``bids`` field: a list of ``[seat, move]`` pairs, a move a number as text, ``"y"`` or ``"p"``."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise DealFormatError(f"field 'bids' must be a list of [seat, move] pairs like [1, \"18\"], got {_describe(value)}")
+    out = []
+    for i, item in enumerate(value):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
+            raise DealFormatError(f"field 'bids[{i}]' must be a pair [seat, move] like [1, \"18\"], got {quote(item)}")
+        seat = _seat_field(item[0], f"bids[{i}]")
+        move = item[1]
+        if not (move in ("y", "p") or (move.isascii() and move.isdigit())):
+            raise DealFormatError(f"field 'bids[{i}]': move {quote(move)} is not a bid: expected a number, 'y' or 'p'")
+        out.append((seat, move))
+    return tuple(out)
+
+
 def _announce_field(obj: dict[str, Any]) -> list[Any]:
     value = obj.get("announce")
     if value is None:
@@ -175,7 +193,8 @@ def deal_from_json(
     ``trick`` (card strings or lists), ``declarer_points``,
     ``declarer_tricks``, ``defender_tricks`` (integers), ``hand`` (boolean),
     ``announce`` (list of ``schneider``/``schwarz``/``ouvert``, or one string
-    of them), ``bid`` (integer).  A null field counts as absent; unknown
+    of them), ``bid`` (integer), ``bids`` (the auction: ``[seat, move]``
+    pairs, as ``skatdd match`` deals write it).  A null field counts as absent; unknown
     fields are ignored.  ``hands`` is required; ``game: "null"`` with
     ``"ouvert"`` announced is null ouvert.
 
@@ -212,6 +231,7 @@ def deal_from_json(
         raise DealFormatError(f"a deal in JSON must be an object with 'game', 'declarer' and 'hands', got {_describe(obj)}")
 
     announce = normalise_announce(_announce_field(obj), "field 'announce'")
+    bids = _bids_field(obj.get("bids"))
     own_game = _game_field(obj)
     own_declarer = None if obj.get("declarer") is None else _seat_field(obj["declarer"], "declarer")
     missing: SkatddError | None = None
@@ -277,7 +297,7 @@ def deal_from_json(
             "the JSON deal is not a deal before play: expected ten-card 'hands', a two-card 'skat', "
             "and no 'played' or 'trick'"
         ),
-        declarer=declarer if declarer is not None else own_declarer, bid=spec.bid,
+        declarer=declarer if declarer is not None else own_declarer, bid=spec.bid, bids=bids,
     )
 
 

@@ -23,11 +23,15 @@ __all__ = ["PositionInput", "advice_position", "apply_played", "read_position"]
 
 
 class PositionInput(NamedTuple):
-    """What an argument was read into: its validated ``spec``, the ``position`` to work on, the input's ``warnings``."""
+    """What an argument was read into: its validated ``spec``, the ``position`` to work on, the input's ``warnings``.
+
+    ``bids`` is the auction the input states (:attr:`skatdd.formats.deal_input.DealInput.bids`).
+    """
 
     spec: GameSpec
     position: Position
     warnings: list[str]
+    bids: tuple[tuple[int, str], ...] = ()
 
 
 def apply_played(pos: Position, played: str) -> Position:
@@ -60,7 +64,7 @@ def read_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int | 
     found = read_input(deal, game=the_game, ouvert=ouvert, declarer=declarer)
     spec = found.require_spec()
     pos = spec.start_position() if found.kind == "iss" else spec.position()
-    return PositionInput(spec, pos, list(found.warnings))
+    return PositionInput(spec, pos, list(found.warnings), found.bids)
 
 
 def advice_position(read: PositionInput, *, played: str | None, after: int | None) -> Position:

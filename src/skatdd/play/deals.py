@@ -43,9 +43,9 @@ from typing import Any
 
 from skatdd.analysis.realistic_deals import realistic_deal
 from skatdd.core.cards import Mask, format_mask, mask_of, parse_cards
-from skatdd.core.errors import DealFormatError, SkatddError, quote, with_context
+from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
-from skatdd.core.rules import Game, parse_seat
+from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput, parse_input
@@ -140,27 +140,6 @@ def generated_deal(seed: int, index: int) -> MatchDeal:
                      skat, discard, tuple(bids), bid)
 
 
-def _bids_field(value: Any) -> tuple[Bid, ...]:
-    """The JSON ``bids`` field: a list of ``[seat, move]`` pairs."""
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise DealFormatError(f"field 'bids' must be a list of [seat, move] pairs, got {quote(value)}")
-    out = []
-    for i, item in enumerate(value):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
-            raise DealFormatError(f"field 'bids[{i}]' must be a pair [seat, move] like [1, \"18\"], got {quote(item)}")
-        seat, move = item
-        try:
-            seat = parse_seat(seat)
-        except SkatddError as exc:
-            raise with_context(exc, f"field 'bids[{i}]'") from None
-        if not (move in ("y", "p") or (move.isascii() and move.isdigit())):
-            raise DealFormatError(f"field 'bids[{i}]': move {quote(move)} is not a bid: expected a number, 'y' or 'p'")
-        out.append((seat, move))
-    return tuple(out)
-
-
 def _from_json(found: DealInput, obj: dict[str, Any]) -> MatchDeal:
     spec = found.require_spec()
     hands, skat = found.require_dealt()
@@ -179,7 +158,7 @@ def _from_json(found: DealInput, obj: dict[str, Any]) -> MatchDeal:
     elif not declaration.hand:
         discard = skat  # the skat field is the discard, the hands those after it (every command reads it so)
     return MatchDeal(spec.id, spec.declarer, declaration, (hands[0], hands[1], hands[2]), skat, discard,
-                     _bids_field(obj.get("bids")), spec.bid)
+                     found.bids, spec.bid)
 
 
 def _from_iss(found: DealInput) -> MatchDeal:
