@@ -60,9 +60,32 @@ def test_known_skat_same_for_one_and_two_jobs() -> None:
     a = odds(HAND, jobs=1, **kwargs).to_json()  # type: ignore[arg-type]
     b = odds(HAND, jobs=2, **kwargs).to_json()  # type: ignore[arg-type]
     assert without_timing(a) == without_timing(b)
+    assert a["nodes"] == b["nodes"] > 0      # each game's task starts from an emptied table
     assert a["skat"] == "S7 D7" and a["worlds"] == 184_756
     for option in a["options"]:
         assert option["hand"] is False and len(option["discard"]) == 2 and len(option["alternatives"]) == 2
+
+
+def test_known_skat_report_does_not_depend_on_the_order_of_the_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games go to the workers longest first; any other order gives the same report, nodes included."""
+    import skatdd.analysis.odds as odds_module
+    from skatdd.analysis.odds_tasks import known_skat_order
+
+    kwargs = dict(seat=1, skat="S7 D7", games=["hearts", "null", "grand", "diamonds"], worlds=5, seed=4,
+                  solver=Solver(tt_mb=TT))
+    twelve = mask_of(parse_cards(HAND)) | mask_of(parse_cards("S7 D7"))
+    # Grand first, then the suits by trumps (diamonds: the two jacks, D8, D7; hearts: the jacks and H7), null last.
+    shipped = known_skat_order((Game.HEARTS, Game.DIAMONDS, Game.GRAND, Game.NULL), twelve)
+    assert shipped == [Game.GRAND, Game.DIAMONDS, Game.HEARTS, Game.NULL]
+    reports = []
+    for order in (known_skat_order, lambda games, _: list(reversed(games)), lambda games, _: list(games)):
+        monkeypatch.setattr(odds_module, "known_skat_order", order)
+        for jobs in (1, 2):
+            reports.append(odds(HAND, jobs=jobs, **kwargs).to_json())  # type: ignore[arg-type]
+    first = reports[0]
+    assert [o["game"] for o in first["options"]] == ["grand", "hearts", "diamonds", "null"]   # the options' order
+    for report in reports[1:]:
+        assert without_timing(report) == without_timing(first) and report["nodes"] == first["nodes"]
 
 
 # ---------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import pytest
 
 from cli_runner import run_skatdd
 from skatdd.analysis.bands import Probe, band_of
-from skatdd.analysis.discard_ranking import settle_band
+from skatdd.analysis.discard_ranking import rank_probes, settle_band
 from skatdd.analysis.discards import DiscardClass
 from skatdd.analysis.odds import odds
 from skatdd.analysis.odds_pickup import _tied_band
@@ -151,6 +151,59 @@ def test_settle_band_and_reaches_band_agree_with_the_exact_band() -> None:
         assert settle_band(probe) == band_of(*outcome)
         for band in range(6):
             assert Probe(solver, pos).reaches_band(band) == (band_of(*outcome) >= band)   # type: ignore[arg-type]
+    assert solver.exact_values == 0
+
+
+def _linked_outcome(rng: random.Random, top: tuple[int, bool, bool], low_points: int,
+                    delta: int) -> tuple[int, bool, bool]:
+    """An outcome of a class *top*'s class dominates (dominance_links): value in [V(top) - delta, V(top)], same trick facts."""
+    value, takes_all, trickless = top
+    if takes_all or trickless:
+        return (120 if takes_all else low_points), takes_all, trickless
+    return max(low_points, value - rng.randint(0, delta)), False, False
+
+
+def test_rank_probes_finds_the_best_classes_of_a_brute_force() -> None:
+    """The *keep* best classes by total score (ties: the first), each settled in every world, on random outcomes.
+
+    Random tables of classes x worlds, some classes dominated by others (links), band scores with the
+    ties of overbids; whatever order the questions come in, the answer is the brute force's, and no
+    exact value is searched.
+    """
+    rng = random.Random(3)
+    solver = _Outcomes()
+    for _ in range(300):
+        n, worlds, keep = rng.randint(1, 9), rng.randint(1, 12), rng.choice([1, 3])
+        pairs = [tuple(rng.sample(range(32), 2)) for _ in range(n)]
+        disc = [points_of(1 << a | 1 << b) for a, b in pairs]
+        links = []
+        outcomes: list[list[tuple[int, bool, bool]]] = []
+        for k in range(n):
+            tops = [t for t in range(k) if disc[t] >= disc[k] and not any(low == t for _, low, _ in links)]
+            if tops and rng.random() < 0.4:
+                top = rng.choice(tops)
+                links.append((top, k, disc[top] - disc[k]))
+                outcomes.append([_linked_outcome(rng, o, disc[k], disc[top] - disc[k]) for o in outcomes[top]])
+            else:
+                outcomes.append([_random_outcome(rng, disc[k]) for _ in range(worlds)])
+        probes = []
+        for k in range(n):
+            row = []
+            for w in range(worlds):
+                pos = _Pos(1 << pairs[k][0] | 1 << pairs[k][1])
+                solver.truth[id(pos)] = outcomes[k][w]
+                row.append(Probe(solver, pos))  # type: ignore[arg-type]
+            probes.append(row)
+        score = [rng.randint(-60, -20)]
+        for _ in range(5):
+            score.append(score[-1] + rng.choice([0, 0, 1, 30]))
+        looks = [rng.randint(0, 3) for _ in range(n)]
+        order, ranges = rank_probes(probes, score, looks, keep, links)
+        totals = [sum(score[band_of(*o)] for o in row) for row in outcomes]
+        assert order == sorted(range(n), key=lambda k: (-totals[k], k))[:keep], (totals, order)
+        for k in order:
+            assert [score[lo] for lo, _ in ranges[k]] == [score[hi] for _, hi in ranges[k]]
+            assert [score[lo] for lo, _ in ranges[k]] == [score[band_of(*o)] for o in outcomes[k]]
     assert solver.exact_values == 0
 
 

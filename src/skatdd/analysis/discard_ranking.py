@@ -244,9 +244,11 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     possible total (ties: the better-looking discard) gets one threshold
     question in one open world: the one with the highest possible score,
     then the widest range, then where the most classes have already been
-    shown to lose -- so a weak discard's highest total falls as fast as
-    possible and it drops out after few questions, mostly the cheap ones
-    near the top.  It ends when no such class is left: every class still in
+    shown not to reach the band that question asks about (a world where
+    other discards fell short of 90, 61 or 31 is one where this one is
+    likely to as well) -- so a weak discard's highest total falls as fast
+    as possible and it drops out after few questions, mostly the cheap
+    failing ones: a question it passes does not lower its highest total.  It ends when no such class is left: every class still in
     the running is settled, and every other one is below *keep* settled
     ones, so the *keep* best and their totals are exact (a returned class's
     score is settled in every world: ``score[lo] == score[hi]``).  The
@@ -259,23 +261,44 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
     high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
     open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
-    losses = [0] * (len(ranges[0]) if ranges else 0)      # per world: classes known to lose there
     linked: list[list[tuple[int, int]]] = [[] for _ in probes]   # per class: (other class, signed delta)
     for top, low, delta in links:
         linked[top].append((low, delta))
         linked[low].append((top, -delta))
+    worlds = len(ranges[0]) if ranges else 0
+
+    # The evidence: per world and band, the classes known not to reach that band there (band_range's
+    # top below it), and the open classes whose next question there is that band's (asks[k][v]).  Kept
+    # for the point thresholds only: a failed trick question costs a node or two whoever asks it, while
+    # tracking "every trick" would touch every class at every first answer.
+    tracked = (LOST, WON, SCHNEIDER)
+    below = [[0] * len(score) for _ in range(worlds)]
+    waiting: list[list[set[int]]] = [[set() for _ in score] for _ in range(worlds)]
+    for class_ranges in ranges:
+        for v, (_, hi) in enumerate(class_ranges):
+            for b in tracked:
+                below[v][b] += hi < b
 
     # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
-    # the widest range, the most losses, the first world) as one int, kept in keys[k][v] (-1: settled).
-    worlds = len(ranges[0]) if ranges else 0
+    # the widest range, the evidence against its next question, the first world) as one int, kept in
+    # keys[k][v] (-1: settled).
     a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
     widths = sorted({score[h] - score[lo] for lo in range(len(score)) for h in range(lo, len(score))})
     b_rank = {d: r for r, d in enumerate(widths)}
+    asks = [[-1] * worlds for _ in probes]
 
     def key(k: int, v: int) -> int:
+        """World *v*'s place in class *k*'s choice; files *k* under the band its next question there asks."""
+        if asks[k][v] >= 0:
+            waiting[v][asks[k][v]].discard(k)
+        if v not in open_worlds[k]:
+            asks[k][v] = -1
+            return -1
         lo, hi = ranges[k][v]
+        band = asks[k][v] = deciding_band(score, lo, hi)
+        waiting[v][band].add(k)
         place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
-        return ((place * (len(probes) + 1) + losses[v]) * worlds + worlds - 1 - v) if v in open_worlds[k] else -1
+        return (place * (len(probes) + 1) + below[v][band]) * worlds + worlds - 1 - v
 
     keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
 
@@ -299,11 +322,11 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         high_sum[k] += score[after[1]] - score[before[1]]
         if score[after[0]] == score[after[1]]:
             open_worlds[k].discard(v)
-        if score[after[1]] <= 0 < score[before[1]]:
-            losses[v] += 1          # world v moves up one loss in every class where it is open
-            for row in keys:
-                if row[v] >= 0:
-                    row[v] += worlds
+        for b in tracked:
+            if after[1] < b <= before[1]:
+                below[v][b] += 1    # one more class falls short of b in world v: v moves up where b is asked next
+                for j in waiting[v][b]:
+                    keys[j][v] += worlds
         keys[k][v] = key(k, v)
         class_keys[k] = class_key(k)
 

@@ -136,7 +136,7 @@ from .odds_draw import WorldConditionError, bid_weighted_draw, draw_worlds, worl
 from .odds_input import contracts, read_view
 from .odds_report import Alternative, Contract, OddsReport, OptionOdds, OptionTally, world_outcome
 from .odds_stats import wilson_interval
-from .odds_tasks import OddsJob, encode_worlds, handle
+from .odds_tasks import OddsJob, encode_worlds, handle, known_skat_order
 from .worlds import SKAT, View, World
 
 __all__ = [
@@ -289,12 +289,14 @@ def odds(
         tasks = (json_text({"worlds": encode_worlds(chunk)}) for chunk in chunks)
         task_count = -(-distinct // CHUNK)
     else:
-        # Every discard is ranked over all the worlds at once (at most MAX_KNOWN_SKAT_WORLDS of them).
+        # Every discard is ranked over all the worlds at once (at most MAX_KNOWN_SKAT_WORLDS of them), one
+        # task per game, the likely longest first so that the two workers finish together.
         encoded = encode_worlds(list(chosen))
-        tasks = [json_text({"game": int(g), "worlds": encoded}) for g in play_games]
+        task_games = known_skat_order(play_games, hand | known_skat)
+        tasks = [json_text({"game": int(g), "worlds": encoded}) for g in task_games]
         task_count = len(play_games)
     tallies = [OptionTally() for _ in plan]
-    records: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []      # with a known skat: one per task, in the order of task_games
     done = 0
     solved = 0
 
@@ -321,7 +323,8 @@ def odds(
         options = [tally.odds(contract, is_hand, exact, sample_size)
                    for tally, (contract, is_hand) in zip(tallies, plan, strict=True)]
     else:
-        options = _known_skat_options(plan, play_games, records, hand | known_skat, bid, exact, sample_size)
+        ranked = {g: record["ranked"] for g, record in zip(task_games, records, strict=True)}
+        options = _known_skat_options(plan, ranked, hand | known_skat, bid, exact, sample_size)
     return OddsReport(
         seat=view.seat, hand=hand, skat=known_skat, bid=bid, worlds=consistent, evaluated=count,
         exact=exact, seed=seed, options=options, left_out=left_out, nodes=summary.nodes,
@@ -329,19 +332,20 @@ def odds(
     )
 
 
-def _known_skat_options(plan: list[tuple[Contract, bool]], play_games: tuple[Game, ...],
-                        records: list[dict[str, Any]], twelve: Mask, bid: int, exact: bool,
-                        sample_size: float | None) -> list[OptionOdds]:
-    """The options of a run with a known skat: each game's best discard, with the next two as alternatives."""
+def _known_skat_options(plan: list[tuple[Contract, bool]], ranked: dict[Game, list[dict[str, Any]]],
+                        twelve: Mask, bid: int, exact: bool, sample_size: float | None) -> list[OptionOdds]:
+    """The options of a run with a known skat: each game's best discard, with the next two as alternatives.
+
+    *ranked* holds each game's task record's ``"ranked"`` list; the options come in the order of *plan*.
+    """
     options = []
     for contract, _ in plan:
-        ranked = records[play_games.index(contract[0])]["ranked"]
-        best = ranked[0]
+        best = ranked[contract[0]][0]
         outcomes = [world_outcome(contract, False, twelve, bid, r) for r in best["results"]]
         option = OptionOdds.tally(contract, False, outcomes, exact, sample_size=sample_size)
         option.discard = list(best["discard"])
         option.alternatives = []
-        for entry in ranked[1:]:
+        for entry in ranked[contract[0]][1:]:
             if contract[0].is_null:
                 scored = [world_outcome(contract, False, twelve, bid, r) for r in entry["results"]]
                 pairs = [(o.score, o.wins) for o in scored]
