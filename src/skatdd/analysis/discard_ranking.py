@@ -248,8 +248,9 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     other discards fell short of 90, 61 or 31 is one where this one is
     likely to as well) -- so a weak discard's highest total falls as fast
     as possible and it drops out after few questions, mostly the cheap
-    failing ones: a question it passes does not lower its highest total.  It ends when no such class is left: every class still in
-    the running is settled, and every other one is below *keep* settled
+    failing ones: a question it passes does not lower its highest total.
+    It ends when no such class is left: every class still in the running
+    is settled, and every other one is below *keep* settled
     ones, so the *keep* best and their totals are exact (a returned class's
     score is settled in every world: ``score[lo] == score[hi]``).  The
     probes keep what they learnt, so a second ranking of the same probes
