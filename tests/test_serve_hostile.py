@@ -14,8 +14,10 @@ import socket
 import time
 from typing import Any
 
+from cli_runner import ROOT
 from serve_helpers import Server, alive, descendants, running_server, stop, wait_until
-from test_serve_api import SLOW, _send_and_hold
+from skatdd.serve.protocol import REQUEST_SECONDS
+from test_serve_api import SLOW, SOLVE_BODIES, _send_and_hold
 
 #: A few seconds of work at most: advice on few worlds late in the example game.
 SMALL_ADVICE = {"position": SLOW["position"], "worlds": 3, "seed": 1, "after": 24}
@@ -83,4 +85,88 @@ def test_sighup_stops_the_server_as_sigterm_does_every_time() -> None:
                        "every process of the server gone")
             assert "skatdd serve: stopped" in server.stderr(), server.stderr()
             _quiet(server)
+
+
+def test_closing_a_running_advise_stops_its_job_quietly() -> None:
+    with running_server("--workers", "1") as server:
+        held = _send_and_hold(server, "/api/advise", SLOW)
+        wait_until(lambda: server.status()["busy"] == 1, 30, "the slow request on the worker")
+        held.close()
+        assert server.wait_idle()["replaced"] == 1
+        assert server.post("/api/solve", json.dumps(SOLVE_BODIES["grand deal"])).status == 200
+        _quiet(server)
+
+
+def test_closing_a_queued_stream_leaves_quietly() -> None:
+    """The board's Cancel button on a request still waiting for a worker: it leaves the waiting room, no traceback."""
+    with running_server("--workers", "1", "--queue", "1") as server:
+        running = _send_and_hold(server, "/api/advise", SLOW)
+        wait_until(lambda: server.status()["busy"] == 1, 30, "the slow request on the worker")
+        queued = _send_and_hold(server, "/api/advise/stream", SLOW)
+        wait_until(lambda: server.status()["waiting"] == 1, 30, "the stream waiting")
+        queued.close()
+        wait_until(lambda: server.status()["waiting"] == 0, 30, "the closed stream out of the waiting room")
+        assert server.status()["busy"] == 1 and server.status()["replaced"] == 0  # the running job goes on
+        running.close()
+        assert server.wait_idle()["replaced"] == 1
+        _quiet(server)
+
+
+def test_a_client_that_half_closes_still_gets_its_answer() -> None:
+    with running_server("--workers", "1") as server:
+        expected = server.post("/api/solve", json.dumps(SOLVE_BODIES["grand deal"])).json()
+        advice = server.post("/api/advise", SMALL_ADVICE).json()
+        for path, body, want in (("/api/solve", SOLVE_BODIES["grand deal"], expected),
+                                 ("/api/advise", SMALL_ADVICE, advice)):
+            sock = _send_and_hold(server, path, body)
+            sock.shutdown(socket.SHUT_WR)
+            status, answer = _final_answer(_read_all(sock, 60))
+            sock.close()
+            assert status == 200, (path, answer)
+            assert {k: v for k, v in answer.items() if k != "seconds"} == \
+                   {k: v for k, v in want.items() if k != "seconds"}, path
+        # The stream too: every line, ending with the same advice.
+        sock = _send_and_hold(server, "/api/advise/stream", SMALL_ADVICE)
+        sock.shutdown(socket.SHUT_WR)
+        raw = _read_all(sock, 60)
+        sock.close()
+        assert raw.startswith(b"HTTP/1.1 200") and b'"result"' in raw, raw[:300]
+        assert server.wait_idle()["replaced"] == 0
+        _quiet(server)
+
+
+def test_slow_clients_are_cut_off_after_the_bound() -> None:
+    """Nothing sent, half the headers, half the body: each connection is closed within the bound (plus slack)."""
+    with running_server("--workers", "1") as server:
+        payload = json.dumps(SOLVE_BODIES["grand deal"]).encode()
+        starts = [
+            b"",
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le",
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s" % (
+                len(payload), payload[:20]),
+        ]
+        socks = []
+        for start in starts:
+            sock = socket.create_connection((server.host, server.port), timeout=10)
+            sock.sendall(start)
+            socks.append(sock)
+        started = time.monotonic()
+        try:
+            for sock in socks:
+                _read_all(sock, REQUEST_SECONDS + 15 - (time.monotonic() - started))
+        finally:
+            for sock in socks:
+                sock.close()
+        # The server still answers, and a slow but steady client within the bound is served.
+        sock = socket.create_connection((server.host, server.port), timeout=10)
+        head = b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(payload)
+        for part in (head, payload[:100], payload[100:]):
+            sock.sendall(part)
+            time.sleep(0.3)
+        sock.shutdown(socket.SHUT_WR)
+        status, answer = _final_answer(_read_all(sock, 60))
+        sock.close()
+        assert status == 200 and answer["value"] == server.post("/api/solve", payload).json()["value"]
+        _quiet(server)
+    assert f"within **{REQUEST_SECONDS:g} seconds**" in (ROOT / "docs" / "serve.md").read_text()
 

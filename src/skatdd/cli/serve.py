@@ -112,6 +112,7 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
         import uvicorn
 
         from skatdd.serve.app import LOOPBACK_NAMES, ServeConfig, create_app
+        from skatdd.serve.protocol import BoundedH11Protocol
     except ImportError as exc:
         raise MissingDependencyError(
             f"skatdd serve needs starlette and uvicorn ({exc.name} is missing): pip install 'skatdd[serve]'") from None
@@ -129,8 +130,9 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     app = create_app(config, on_ready=ready)
-    server = _server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                                    timeout_graceful_shutdown=_GRACE_SECONDS), on_stop=app.interrupt)
+    # h11 with a deadline for each request and answers to half-closed clients (skatdd.serve.protocol).
+    server = _server(uvicorn.Config(app, http=BoundedH11Protocol, log_level="warning", access_log=False,
+                                    lifespan="on", timeout_graceful_shutdown=_GRACE_SECONDS), on_stop=app.interrupt)
     if not loopback:
         click.echo(f"skatdd serve: warning: listening on {host}, so every machine that reaches it can use the board",
                    err=True)
