@@ -170,3 +170,15 @@ def test_slow_clients_are_cut_off_after_the_bound() -> None:
         _quiet(server)
     assert f"within **{REQUEST_SECONDS:g} seconds**" in (ROOT / "docs" / "serve.md").read_text()
 
+
+def test_a_body_with_a_byte_order_mark_is_read_as_solve_reads_it() -> None:
+    with running_server("--workers", "1") as server:
+        body = json.dumps(SOLVE_BODIES["grand deal"])
+        plain = server.post("/api/solve", body)
+        marked = server.post("/api/solve", "\ufeff" + body)
+        assert marked.status == 200, marked
+        assert {k: v for k, v in marked.json().items() if k != "seconds"} == \
+               {k: v for k, v in plain.json().items() if k != "seconds"}
+        advice = server.post("/api/advise", "\ufeff" + json.dumps(SMALL_ADVICE))
+        assert advice.status == 200, advice
+        _quiet(server)

@@ -140,7 +140,10 @@ class BoardApp:
 
 
 async def _read_body(request: Request, limit: int) -> str:
-    """The body as text; :class:`_BodyTooLarge` as soon as it passes *limit* bytes; :class:`TaskError` for non-UTF-8."""
+    """The body as text (a leading byte-order mark dropped).
+
+    :class:`_BodyTooLarge` as soon as it passes *limit* bytes; :class:`TaskError` for non-UTF-8.
+    """
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise _BodyTooLarge
@@ -152,7 +155,8 @@ async def _read_body(request: Request, limit: int) -> str:
             raise _BodyTooLarge
         chunks.append(chunk)
     try:
-        return b"".join(chunks).decode("utf-8")
+        # A byte-order mark is dropped, as the CLI's readers drop it (issue 32).
+        return b"".join(chunks).decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise TaskError(f"the request body is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
