@@ -7,7 +7,7 @@ the board in the default browser.  Work runs on ``--workers`` solver
 processes with a ``--tt-mb`` table each; at most ``--queue`` more requests
 wait for one, and each has ``--time-limit`` seconds (:mod:`skatdd.serve`).
 
-Ctrl-C or SIGTERM stops the server: open requests get a moment to finish,
+Ctrl-C, SIGTERM or SIGHUP stops the server: open requests get a moment to finish,
 the worker processes are stopped, and the command exits 0.  Starlette and
 uvicorn are an optional extra: without them the command says so and exits 2.
 """
@@ -28,6 +28,7 @@ import click
 
 from skatdd.core.errors import MissingDependencyError, SkatddError
 from skatdd.engine.solve import Solver
+from skatdd.runner.stopping import STOP_SIGNALS
 
 from .common import tt_option
 
@@ -111,6 +112,7 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
         import uvicorn
 
         from skatdd.serve.app import LOOPBACK_NAMES, ServeConfig, create_app
+        from skatdd.serve.protocol import BoundedH11Protocol
     except ImportError as exc:
         raise MissingDependencyError(
             f"skatdd serve needs starlette and uvicorn ({exc.name} is missing): pip install 'skatdd[serve]'") from None
@@ -128,8 +130,9 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     app = create_app(config, on_ready=ready)
-    server = _server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                                    timeout_graceful_shutdown=_GRACE_SECONDS), on_stop=app.interrupt)
+    # h11 with a deadline for each request and answers to half-closed clients (skatdd.serve.protocol).
+    server = _server(uvicorn.Config(app, http=BoundedH11Protocol, log_level="warning", access_log=False,
+                                    lifespan="on", timeout_graceful_shutdown=_GRACE_SECONDS), on_stop=app.interrupt)
     if not loopback:
         click.echo(f"skatdd serve: warning: listening on {host}, so every machine that reaches it can use the board",
                    err=True)
@@ -143,10 +146,13 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
 
 
 def _server(config: uvicorn.Config, *, on_stop: Callable[[], None]) -> uvicorn.Server:
-    """A ``uvicorn.Server`` with this command's signal handling: Ctrl-C and SIGTERM stop it, the command exits 0.
+    """A ``uvicorn.Server`` with this command's signal handling: Ctrl-C, SIGTERM and SIGHUP stop it, the command exits 0.
 
     (uvicorn's own handlers re-raise the signal after the shutdown, which
-    would end the process by it.)  *on_stop* is called at the first signal
+    would end the process by it; and uvicorn leaves SIGHUP alone, so the
+    command's own handler raised ``Terminated`` wherever the event loop
+    happened to be, a response write say.)  A SIGHUP already ignored
+    (``nohup``) stays ignored.  *on_stop* is called at the first signal
     (it answers the running requests at once); a second Ctrl-C stops
     without waiting for open connections.
     """
@@ -165,7 +171,9 @@ def _server(config: uvicorn.Config, *, on_stop: Callable[[], None]) -> uvicorn.S
                 self.should_exit = True
                 on_stop()
 
-            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            signals = [sig for sig in (signal.SIGINT, *STOP_SIGNALS)
+                       if sig in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(sig) != signal.SIG_IGN]
+            previous = {sig: signal.signal(sig, stop) for sig in signals}
             try:
                 yield
             finally:

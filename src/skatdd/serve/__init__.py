@@ -1,6 +1,7 @@
 """``skatdd serve``: an analysis board in the browser and a JSON API, on a bounded pool of solver processes.
 
 * :mod:`skatdd.serve.app`: the Starlette application (routes, limits, errors, security headers);
+* :mod:`skatdd.serve.protocol`: the HTTP connection (uvicorn's h11, with a deadline per request and half-closes);
 * :mod:`skatdd.serve.pool`: the worker processes, time limits, cancelling, refusing work when full;
 * :mod:`skatdd.serve.worker`: what runs in a worker process;
 * :mod:`skatdd.serve.api`: ``/api/solve`` and ``/api/advise``, the CLI's numbers for a JSON body;
@@ -8,7 +9,7 @@
 * ``templates/board.html.j2``, ``static/board.js``, ``static/board.css``: the page.
 
 Starlette and uvicorn are an optional extra (``pip install 'skatdd[serve]'``);
-only :mod:`skatdd.serve.app` imports them, so the worker and its tasks load
+only :mod:`skatdd.serve.app` and :mod:`skatdd.serve.protocol` import them, so the worker and its tasks load
 without them.  May import every layer except :mod:`skatdd.cli`
 (the exception, where the API reuses the CLI's solve and advise helpers, is listed
 in tests/test_layout.py).

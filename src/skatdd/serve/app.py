@@ -140,7 +140,10 @@ class BoardApp:
 
 
 async def _read_body(request: Request, limit: int) -> str:
-    """The body as text; :class:`_BodyTooLarge` as soon as it passes *limit* bytes; :class:`TaskError` for non-UTF-8."""
+    """The body as text (a leading byte-order mark dropped).
+
+    :class:`_BodyTooLarge` as soon as it passes *limit* bytes; :class:`TaskError` for non-UTF-8.
+    """
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise _BodyTooLarge
@@ -152,9 +155,16 @@ async def _read_body(request: Request, limit: int) -> str:
             raise _BodyTooLarge
         chunks.append(chunk)
     try:
-        return b"".join(chunks).decode("utf-8")
+        # A byte-order mark is dropped, as the CLI's readers drop it (issue 32).
+        return b"".join(chunks).decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise TaskError(f"the request body is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+
+
+def _forget(job: asyncio.Future[Any]) -> None:
+    """Let *job* end unobserved: cancel it, and take its exception when it comes (else asyncio logs it)."""
+    job.cancel()
+    job.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 async def _disconnected(request: Request) -> None:
@@ -233,8 +243,8 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
         finally:
             gone.cancel()
             if not job.done():
-                job.cancel()
-        if job.cancelled():
+                _forget(job)  # the pool replaces its worker
+        if not job.done() or job.cancelled():
             return Response(status_code=400)  # nobody is left to read it
         failure = job.exception()
         if failure is not None:
@@ -260,6 +270,7 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
         gone = asyncio.ensure_future(_disconnected(request))
 
         async def lines() -> AsyncGenerator[dict[str, Any]]:
+            getter: asyncio.Future[dict[str, Any]] | None = None
             try:
                 while True:
                     getter = asyncio.ensure_future(events.get())
@@ -281,10 +292,15 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
                     return
             finally:
                 gone.cancel()
-                job.cancel()
+                if getter is not None:
+                    getter.cancel()
+                _forget(job)
 
         stream = lines()
-        first = await stream.__anext__()
+        try:
+            first = await anext(stream)
+        except StopAsyncIteration:  # the client went away before the first line (waiting for a worker, say)
+            return Response(status_code=400)  # nobody is left to read it
         if "error" in first:  # refused before any work: an ordinary error answer
             await stream.aclose()
             return _error(first["status"], first["error"])
