@@ -96,7 +96,7 @@ def test_two_matches_on_one_output_do_not_mix(tmp_path: Path) -> None:
                             "-o", str(out), *TT, timeout=60)
         assert second.returncode == 2 and "locked" in second.stderr, second.stderr
         assert first.poll() is None, "the first run should still be playing"
-        stdout, stderr = first.communicate(timeout=120)
+        _, stderr = first.communicate(timeout=120)
     finally:
         if first.poll() is None:
             first.kill()

@@ -34,8 +34,8 @@ from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
 
 from .ordered import Item
-from .outputs import lock_output
 from .outcome import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line
+from .outputs import lock_output
 
 __all__ = ["RUN_RECORD", "RunFingerprint", "input_digest", "open_output", "outcome_kind", "run_fingerprint",
            "run_record_path"]
