@@ -105,7 +105,7 @@ def _plugin(name: str) -> PlayerSpec:
     factory = getattr(module, attribute, None)
     if factory is None or not callable(factory):
         raise _unknown(name, f"{quote(target)} has no callable {quote(attribute)}")
-    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)))
+    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)), hosted=True)
 
 
 def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
