@@ -24,10 +24,13 @@ double-dummy value at the first lead is recorded.
 A player fails the deal -- not the match -- when it returns a card that is
 not legal, raises, or takes longer than the per-card *timeout*: the deal's
 record then carries ``failed`` with the message, and the match goes on.
-(The timeout interrupts a player running in a process's main thread, as
-with ``--jobs`` and in this process; on a Dask worker thread it is checked
-when the player returns.)  What players print goes to stderr, not into the
-records.
+A plug-in named on the command line plays each deal in a process of its
+own (:mod:`skatdd.play.hosting`), killed when it overruns the timeout; so
+its raising anything, ending its process or looping fails its deal as that
+player's failure.  (For the other players the timeout interrupts a player
+running in a process's main thread, as with ``--jobs`` and in this process;
+on a Dask worker thread it is checked when the player returns.)  What
+players print goes to stderr, not into the records.
 
 :func:`match` is the Python API; the line handlers :func:`generated_line`
 and :func:`file_line` are what :func:`skatdd.runner.lines.run_lines` runs, on one
