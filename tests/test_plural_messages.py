@@ -48,3 +48,25 @@ def test_one_card_in_the_python_api() -> None:
         best_contracts(hands, mask_of(parse_cards("DK")), declarer=0)
     with pytest.raises(DealFormatError, match="the skat holds 1 card: expected 2"):
         Position(hands=hands, skat=mask_of(parse_cards("DK")), game=Game.GRAND, declarer=0).validate()
+
+
+def test_one_worker_is_one_worker() -> None:
+    """'(1 workers; ...)' in serve's first line was the issue 32 example (its other counts likewise)."""
+    from skatdd.cli.serve import ready_line
+
+    assert "(1 worker; Ctrl-C" in ready_line("http://127.0.0.1:1/", 1)
+    assert "(2 workers; Ctrl-C" in ready_line("http://127.0.0.1:1/", 2)
+
+
+def test_one_weight_and_one_world_in_an_honest_search() -> None:
+    from skatdd.analysis.advise import mover_view
+    from skatdd.analysis.honest import honest_card_values
+    from skatdd.analysis.worlds import WorldSpace
+    from skatdd.core.scoring import Declaration
+
+    hands = [mask_of(parse_cards(h)) for h in ("CJ SJ", "HJ DJ", "CA CT")]
+    pos = Position(Game.GRAND, 0, hands, mask_of(parse_cards("C9 C8")))
+    worlds = [WorldSpace(mover_view(pos, Declaration(Game.GRAND)))[0]]
+    with pytest.raises(DealFormatError, match="2 weights for 1 world:") as info:
+        honest_card_values(pos, Declaration(Game.GRAND), worlds, 2, weights=[1.0, 1.0])
+    assert not WRONG.search(str(info.value))

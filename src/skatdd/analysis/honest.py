@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skatdd.core.cards import CARD_POINTS, CARDS, Card, card_name, display_sorted
-from skatdd.core.errors import DealFormatError
+from skatdd.core.errors import DealFormatError, plural
 from skatdd.core.position import Position
 from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
@@ -334,7 +334,8 @@ def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence
         raise DealFormatError("an honest search needs at least one world")
     weights = [1.0] * len(worlds) if weights is None else list(weights)
     if len(weights) != len(worlds) or any(w <= 0 for w in weights):
-        raise DealFormatError(f"{len(weights)} weights for {len(worlds)} worlds: expected one positive weight each")
+        raise DealFormatError(f"{plural(len(weights), 'weight')} for {plural(len(worlds), 'world')}: expected one "
+                              "positive weight each")
     solver = solver_or_default(solver)
     positions = [world_position(pos, w) for w in worlds]
     search = _Search(pos, positions, WinRule.of(declaration), solver, budget)

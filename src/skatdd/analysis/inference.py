@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from skatdd.core.cards import Card
-from skatdd.core.errors import DealFormatError, quote
+from skatdd.core.errors import DealFormatError, plural, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
@@ -246,7 +246,7 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         raise DealFormatError(f"the number of worlds must be at least 1, not {n}")
     size = max(POOL_FACTOR * n, MIN_POOL) if pool is None else pool
     if size < n:
-        raise DealFormatError(f"the pool of worlds ({size}) must hold at least the {n} worlds asked for")
+        raise DealFormatError(f"the pool of worlds ({size}) must hold at least the {plural(n, 'world')} asked for")
     use_bids = inference in ("bids", "all") and bool(evidence.bids)
     others = [s for s in range(3) if s != view.seat]
     if not use_bids:

@@ -35,6 +35,7 @@ The analysis itself lives in :mod:`skatdd.analysis.analyse`.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import NamedTuple
@@ -54,7 +55,7 @@ from skatdd.formats.files import looks_like_path, missing_file, open_games
 from skatdd.present.report import card_list, position_lines
 from skatdd.present.table import GameTable, table_format
 from skatdd.runner.lines import LineOutcome, record_line, worker_count
-from skatdd.runner.outputs import PARTIAL, check_not_input
+from skatdd.runner.outputs import PARTIAL, check_not_input, lock_output
 
 from .advise import (
     honest_options,
@@ -469,7 +470,10 @@ def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | N
         click.echo(text)
     else:
         try:
-            with open(run.output, "w", encoding="utf-8") as fh:
+            fd = lock_output(run.output)  # another run writing the same file is refused, not mixed in
+            if fd is not None:
+                os.ftruncate(fd, 0)
+            with open(run.output, "w", encoding="utf-8") if fd is None else open(fd, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError as exc:
             raise click.BadParameter(f"cannot write {run.output!r}: {exc.strerror or exc}", param_hint="-o") from None

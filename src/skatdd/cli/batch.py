@@ -200,7 +200,8 @@ class ResultSink:
     ``prior`` counts them and *on_record* sees each.  *run* (see
     :func:`output_fingerprint`) is recorded beside FILE, and a resumed FILE
     must have been made by the same input and options.  Every record is
-    written as one whole line and flushed.  Raises ``click.UsageError`` for
+    written as one whole line and flushed.  Without FILE the lines go to
+    *stdout* (default ``sys.stdout``).  Raises ``click.UsageError`` for
     ``--resume`` without ``-o``, and :class:`~skatdd.core.errors.ResumeError`
     when FILE is not this run's output.
     """
@@ -208,13 +209,13 @@ class ResultSink:
     def __init__(self, output: str | None, items: Iterator[Item], *, resume: bool,
                  line_id: Callable[[bytes | str], Any],
                  on_record: Callable[[dict[str, Any]], None] = lambda record: None,
-                 run: RunFingerprint | None = None) -> None:
+                 run: RunFingerprint | None = None, stdout: IO[str] | None = None) -> None:
         self.output = output
         self.prior = BatchSummary()
         if output is None:
             if resume:
                 raise click.UsageError("--resume needs -o FILE: the output of the run to continue")
-            self.stream: IO[str] = sys.stdout
+            self.stream: IO[str] = sys.stdout if stdout is None else stdout
             return
         try:
             self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record,

@@ -7,7 +7,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 
@@ -180,6 +180,44 @@ def quiet_broken_pipe() -> None:
         os.close(devnull)
     except (OSError, ValueError):  # no descriptor (an in-process caller's stdout): nothing flushes to a pipe
         pass
+
+
+@contextmanager
+def results_apart() -> Iterator[IO[str]]:
+    """Keep standard output for results while players run: descriptor 1 points at stderr within the block.
+
+    Yields the stream results are written through: standard output itself
+    on a descriptor of the command's own (duplicated before the
+    redirection).  Within the block descriptor 1 is stderr, so whatever
+    players (plug-ins) write there, by ``print``, ``os.write(1, ...)``,
+    ``sys.__stdout__``, a handler made at import time or a subprocess, goes
+    to stderr, in this process and in the worker processes started in the
+    block.  Afterwards descriptor 1 is standard output again, for the
+    summary.  A standard output with no descriptor (Click's test runner) is
+    yielded as it is.
+    """
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = -1
+    if fd != 1:
+        yield sys.stdout
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    results = open(saved, "w", encoding=sys.stdout.encoding, errors=sys.stdout.errors, closefd=False)
+    try:
+        yield results
+    finally:
+        for stream in (results, sys.stdout, sys.__stdout__):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):  # a reader gone (`| head`): quiet_broken_pipe has said what there is
+                pass
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def html_option(folders: bool) -> Callable[[F], F]:

@@ -35,7 +35,7 @@ from skatdd.runner.game_lines import game_line_id
 from skatdd.runner.lines import run_lines, stdin_bytes, worker_count
 
 from .batch import ResultSink, output_fingerprint, run_options, stream_results
-from .common import emit_json, json_option, tt_option
+from .common import emit_json, json_option, results_apart, tt_option
 from .solve import input_errors
 
 __all__ = ["command", "summary_lines"]
@@ -186,8 +186,10 @@ def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | N
     fingerprint = output_fingerprint(output, source, {"command": "match", "A": names["A"], "B": names["B"],
                                                       "--deals": deals if source is None else None, "--seed": seed,
                                                       "--timeout": timeout})
-    with input_errors(), ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior,
-                                    run=fingerprint) as sink:
+    # Players run with descriptor 1 at stderr; the lines go out through the referee's own descriptor.
+    with input_errors(), results_apart() as results, \
+            ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior, run=fingerprint,
+                       stdout=results) as sink:
         run = functools.partial(handler, config=config)
         workers = worker_count(jobs, total)
         solver = Solver(tt_mb=tt_mb)

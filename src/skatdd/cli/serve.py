@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from skatdd.core.errors import MissingDependencyError, SkatddError
+from skatdd.core.errors import MissingDependencyError, SkatddError, plural
 from skatdd.engine.solve import Solver
 from skatdd.runner.stopping import STOP_SIGNALS
 
@@ -35,7 +35,7 @@ from .common import tt_option
 if TYPE_CHECKING:
     import uvicorn
 
-__all__ = ["command", "is_loopback", "listen"]
+__all__ = ["command", "is_loopback", "listen", "ready_line"]
 
 #: Seconds open connections get to finish when the server stops.
 _GRACE_SECONDS = 3
@@ -68,6 +68,11 @@ def listen(host: str, port: int) -> socket.socket:
         raise SkatddError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
+
+
+def ready_line(url: str, workers: int) -> str:
+    """The line printed once the server listens: where the board is and how many workers answer."""
+    return f"skatdd serve: the board is at {url}  ({plural(workers, 'worker')}; Ctrl-C stops the server)"
 
 
 def _url(sock: socket.socket) -> str:
@@ -125,7 +130,7 @@ def command(host: str, port: int, open_browser: bool, workers: int | None, queue
     url = _url(sock)
 
     def ready() -> None:
-        click.echo(f"skatdd serve: the board is at {url}  ({workers} workers; Ctrl-C stops the server)")
+        click.echo(ready_line(url, workers))
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 

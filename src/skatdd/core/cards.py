@@ -319,6 +319,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[Mask]]:
+        # Pickled by its mask: the default would set the slot through __setattr__, which refuses.
+        return (CardSet, (self.mask,))
+
     def __iter__(self) -> Iterator[Card]:
         return iter(display_sorted(cards_of(self.mask)))
 

@@ -41,6 +41,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from skatdd.analysis.inference import input_auction
 from skatdd.analysis.realistic_deals import realistic_deal
 from skatdd.core.cards import Mask, format_mask, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, quote
@@ -176,13 +177,21 @@ def deal_from_input(found: DealInput, obj: dict[str, Any] | None = None) -> Matc
 
     Raises a :class:`~skatdd.core.errors.SkatddError` naming the field when the
     input is no deal before play (a position after some cards, hidden
-    cards) or a field is malformed.
+    cards) or a field is malformed, and when its auction is no auction (a
+    bid that does not exceed the one before it): checked here, when the deal
+    is read, so that it is the deal's error and not a player's failure.
     """
     if found.kind == "iss":
-        return _from_iss(found)
-    if found.kind == "json" and obj is not None:
-        return _from_json(found, obj)
-    raise DealFormatError("a match deal must be a JSON object or an ISS record")
+        deal = _from_iss(found)
+    elif found.kind == "json" and obj is not None:
+        deal = _from_json(found, obj)
+    else:
+        raise DealFormatError("a match deal must be a JSON object or an ISS record")
+    try:
+        input_auction(deal.bids)
+    except DealFormatError as exc:
+        raise DealFormatError(f"field 'bids': {exc}") from None
+    return deal
 
 
 def deal_from_json_line(obj: dict[str, Any] | str) -> MatchDeal:

@@ -13,6 +13,7 @@ import functools
 import importlib
 import importlib.util
 import os
+import re
 import sys
 
 from skatdd.core.errors import SkatddError, quote
@@ -65,6 +66,35 @@ def _import_plugin(target: str, name: str) -> object:
         raise _unknown(name, f"importing {quote(target)} raised {type(exc).__name__}: {exc}") from None
 
 
+#: The first word of every built-in player's name (``pimc:50+bids`` starts with ``pimc``).
+_BUILT_IN_HEADS = frozenset({"random", "heuristic", "dd", "pimc", "alphamu"})
+
+
+def _names_plugin(text: str) -> bool:
+    """Whether *text* names a plug-in rather than a built-in player.
+
+    A name ``target:factory`` whose target is a ``.py`` file is one (no
+    built-in name has such a target), whatever the path holds
+    (``alphamu_bot.py:f``, ``my+bot.py:f``, ``c++/bot.py:f``).  Otherwise a
+    name whose first word (up to the first ``:`` or ``+``) is a built-in one
+    follows the built-in grammar, and any other is a plug-in when its target
+    names an importable module; the rest keep the built-in grammar's messages.
+    """
+    target, colon, _ = text.rpartition(":")
+    if not colon or not target:
+        return False
+    if target.endswith(".py"):
+        return True
+    if re.split(r"[:+]", text, maxsplit=1)[0] in _BUILT_IN_HEADS:
+        return False
+    if "+" not in target:
+        return True  # a module path: _plugin imports it and says why when it cannot
+    try:
+        return importlib.util.find_spec(target) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 @functools.lru_cache(maxsize=64)
 def _plugin(name: str) -> PlayerSpec:
     """The plug-in named ``target:factory`` (loaded once per process); raises naming *name* when it cannot be."""
@@ -75,7 +105,7 @@ def _plugin(name: str) -> PlayerSpec:
     factory = getattr(module, attribute, None)
     if factory is None or not callable(factory):
         raise _unknown(name, f"{quote(target)} has no callable {quote(attribute)}")
-    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)))
+    return PlayerSpec(name, factory, bool(getattr(factory, "cheats", False)), hosted=True)
 
 
 def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
@@ -91,6 +121,8 @@ def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
         label = getattr(name, "__qualname__", None) or type(name).__name__
         return PlayerSpec(f"{getattr(name, '__module__', '?')}:{label}", name, bool(getattr(name, "cheats", False)))
     text = name.strip()
+    if _names_plugin(text):
+        return _plugin(text)
     if text == "random":
         return PlayerSpec(text, RandomPlayer, False)
     if text == "heuristic":

@@ -24,10 +24,13 @@ double-dummy value at the first lead is recorded.
 A player fails the deal -- not the match -- when it returns a card that is
 not legal, raises, or takes longer than the per-card *timeout*: the deal's
 record then carries ``failed`` with the message, and the match goes on.
-(The timeout interrupts a player running in a process's main thread, as
-with ``--jobs`` and in this process; on a Dask worker thread it is checked
-when the player returns.)  What players print goes to stderr, not into the
-records.
+A plug-in named on the command line plays each deal in a process of its
+own (:mod:`skatdd.play.hosting`), killed when it overruns the timeout; so
+its raising anything, ending its process or looping fails its deal as that
+player's failure.  (For the other players the timeout interrupts a player
+running in a process's main thread, as with ``--jobs`` and in this process;
+on a Dask worker thread it is checked when the player returns.)  What
+players print goes to stderr, not into the records.
 
 :func:`match` is the Python API; the line handlers :func:`generated_line`
 and :func:`file_line` are what :func:`skatdd.runner.lines.run_lines` runs, on one
@@ -62,6 +65,7 @@ from skatdd.runner.lines import run_lines
 from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
 from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
+from .hosting import HostDied, HostTimeout, PlayerHost
 from .loading import load_player
 from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
 from .state import state_for
@@ -142,6 +146,16 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+class _Shown:
+    """What a hosted player answered that is no card int or code, as the host showed it (its ``repr``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def _as_card(choice: object, legal: tuple[Card, ...]) -> Card:
     """The legal card a player answered (an int or a code); ``ValueError`` with the reason otherwise."""
     shown = "none of " + " ".join(card_name(c) for c in legal)
@@ -159,10 +173,51 @@ def _as_card(choice: object, legal: tuple[Card, ...]) -> Card:
     return card
 
 
+@dataclass
+class _Hosted:
+    """The player of one seat that lives in a :class:`~skatdd.play.hosting.PlayerHost` (a plug-in)."""
+
+    host: PlayerHost
+    seat: int
+    cheats: bool
+
+
+def _make_hosted(host: PlayerHost, seat: int, seed: int, timeout: float | None) -> _Hosted:
+    """Have *host* make the player of *seat*; ``RuntimeError`` with the reason (after "its factory") when it cannot."""
+    try:
+        kind, value = host.ask(("make", seat, seed), timeout)
+    except HostTimeout:
+        raise RuntimeError(f"took more than {timeout:g} s") from None
+    except HostDied as exc:
+        raise RuntimeError(f"failed: {exc}") from None
+    if kind == "raised":
+        raise RuntimeError(f"raised {value}")
+    return _Hosted(host, seat, bool(value))
+
+
+def _ask_hosted(player: _Hosted, pos: Position, declaration: Declaration, deal: MatchDeal,
+                timeout: float | None) -> tuple[Card | None, str | None]:
+    """The card a hosted player chooses in *pos*, or ``(None, message)``; the host is stopped at the timeout."""
+    state = state_for(pos, declaration, deal.bids, deal.bid)
+    try:
+        kind, value = player.host.ask(("play", player.seat, state, pos.copy() if player.cheats else None), timeout)
+    except HostTimeout:
+        return None, f"took more than {timeout:g} s over one card"
+    except HostDied as exc:
+        return None, str(exc)
+    if kind == "raised":
+        return None, f"raised {value}"
+    try:
+        return _as_card(_Shown(value) if kind == "junk" else value, state.legal), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
 def _ask(player: Player | CheatingPlayer, cheats: bool, pos: Position, declaration: Declaration, deal: MatchDeal,
          timeout: float | None) -> tuple[Card | None, str | None]:
     """The card *player* chooses in *pos*, or ``(None, message)`` when it failed."""
     state = state_for(pos, declaration, deal.bids, deal.bid)
+    legal = state.legal  # kept: a player that rewrites its state must not widen what is legal
     started = time.perf_counter()
     try:
         with _deadline(timeout):
@@ -178,7 +233,7 @@ def _ask(player: Player | CheatingPlayer, cheats: bool, pos: Position, declarati
     if timeout is not None and time.perf_counter() - started > timeout:
         return None, f"took more than {timeout:g} s over one card"
     try:
-        return _as_card(choice, state.legal), None
+        return _as_card(choice, legal), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -196,26 +251,39 @@ class _Game:
 
 
 def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: PlayerSpec, seed: int, line: int,
-               timeout: float | None) -> _Game:
-    """Play game *number* (1 or 2) of *deal*: *declarer*'s player at the declarer's seat, *defender*'s at the others."""
+               timeout: float | None, hosts: dict[str, PlayerHost]) -> _Game:
+    """Play game *number* (1 or 2) of *deal*: *declarer*'s player at the declarer's seat, *defender*'s at the others.
+
+    A hosted player (a plug-in) plays in *hosts*' process of its label.
+    """
     label_d, label_f = ("A", "B") if number == 1 else ("B", "A")
     specs = {seat: declarer if seat == deal.declarer else defender for seat in range(3)}
     labels = {seat: label_d if seat == deal.declarer else label_f for seat in range(3)}
-    players = {}
+    players: dict[int, Player | CheatingPlayer | _Hosted] = {}
     for seat in range(3):
+        where = f"player {labels[seat]} ({specs[seat].name}) at seat {seat} in game {number}: its factory"
+        player_seed = derive_seed("player", seed, line, number, seat)
+        if specs[seat].hosted:
+            try:
+                players[seat] = _make_hosted(hosts[labels[seat]], seat, player_seed, timeout)
+            except RuntimeError as exc:
+                raise PlayerFailure(labels[seat], seat, number, f"{where} {exc}") from None
+            continue
         try:
-            players[seat] = specs[seat].factory(seat, derive_seed("player", seed, line, number, seat))
+            players[seat] = specs[seat].factory(seat, player_seed)
         except (Exception, SystemExit) as exc:
             raise PlayerFailure(labels[seat], seat, number,
-                                f"player {labels[seat]} ({specs[seat].name}) at seat {seat} in game {number}: its "
-                                f"factory raised {type(exc).__name__}: {exc}") from None
+                                f"{where} raised {type(exc).__name__}: {exc}") from None
     declaration = deal.declaration
     pos = deal.start_position()
     game = _Game(label_d)
     while not pos.is_over() and not declaration.decided(pos.declarer_tricks, pos.defender_tricks):
         seat = pos.to_move
         player = players[seat]
-        card, failure = _ask(player, bool(getattr(player, "cheats", False)), pos, declaration, deal, timeout)
+        if isinstance(player, _Hosted):
+            card, failure = _ask_hosted(player, pos, declaration, deal, timeout)
+        else:
+            card, failure = _ask(player, bool(getattr(player, "cheats", False)), pos, declaration, deal, timeout)
         if card is None:
             raise PlayerFailure(labels[seat], seat, number, f"player {labels[seat]} ({specs[seat].name}) at seat "
                                 f"{seat} in game {number}, card {len(game.cards) + 1}: {failure}")
@@ -286,15 +354,18 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver
     a, b = config.specs()
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
     share_solver(solver)
+    hosts = {label: PlayerHost(spec.factory) for label, spec in zip(LABELS, (a, b), strict=True) if spec.hosted}
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            games = [_play_game(deal, 1, a, b, config.seed, line, config.timeout),
-                     _play_game(deal, 2, b, a, config.seed, line, config.timeout)]
+            games = [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts),
+                     _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts)]
     except PlayerFailure as failure:
         record["failed"] = failure.to_json()
         return record
     finally:
         share_solver(None)
+        for host in hosts.values():  # also on Ctrl-C: no host outlives its deal
+            host.close()
     value, wins = _dd_result(deal, solver)
     record["dd_value"], record["dd_wins"] = value, wins
     first, second = (_score(deal, game, solver) for game in games)

@@ -36,7 +36,8 @@ fewest card points, then the lowest in its game's order
 A plug-in is named ``module.path:factory`` (a module importable from
 ``sys.path`` or the current directory) or ``path/to/file.py:factory``;
 the factory is called as above.  Plug-ins run in the worker processes of
-``--jobs`` too (they are loaded again there by name).
+``--jobs`` too (they are loaded again there by name), each deal's in a
+process of its own that the referee can stop (:mod:`skatdd.play.hosting`).
 
 Built-in players that search share one :class:`~skatdd.engine.solve.Solver` per
 thread (:func:`thread_solver`), the referee's when it has one.
@@ -191,8 +192,13 @@ class DDPlayer:
 
 
 class PlayerSpec(NamedTuple):
-    """A player as named: ``name`` (as given, for the records), its ``factory``, whether it ``cheats``."""
+    """A player as named: ``name`` (as given, for the records), its ``factory``, whether it ``cheats``.
+
+    ``hosted``: the player is a plug-in named on the command line, which the
+    referee runs in a process of its own (:mod:`skatdd.play.hosting`).
+    """
 
     name: str
     factory: PlayerFactory
     cheats: bool
+    hosted: bool = False

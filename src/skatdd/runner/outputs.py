@@ -12,6 +12,10 @@ names it.  An existing file is opened for appending and closed, which
 changes nothing in it.
 
 A path ending in ``/`` is a folder; an empty path is refused.
+
+:func:`lock_output` opens a result file for a run and holds an exclusive
+lock on it for as long as the run writes it, so that two runs on one ``-o``
+file cannot mix their lines (the second is refused at once).
 """
 from __future__ import annotations
 
@@ -19,9 +23,15 @@ import errno
 import os
 from collections.abc import Sequence
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: runs there are not locked
+    fcntl = None  # type: ignore[assignment]
+
 from skatdd.core.errors import OutputError, quote
 
-__all__ = ["FILE", "FILE_OR_FOLDER", "FOLDER", "PARTIAL", "check_not_input", "check_output", "names_a_folder"]
+__all__ = ["FILE", "FILE_OR_FOLDER", "FOLDER", "PARTIAL", "check_not_input", "check_output", "lock_output",
+           "names_a_folder"]
 
 #: What an output option writes: one file, a folder of files, or either (a folder when the path says so).
 FILE, FOLDER, FILE_OR_FOLDER = "file", "folder", "file or folder"
@@ -98,6 +108,34 @@ def check_not_input(path: str | None, option: str, source: str | None) -> None:
     if same:
         raise OutputError(f"{option} {quote(path)} is the input file: writing it would destroy the input; "
                           "expected another file")
+
+
+def lock_output(path: str, option: str = "-o") -> int | None:
+    """Open the result file *path* for reading and writing and lock it for this process; the descriptor.
+
+    The file is created when missing and never emptied here: its content
+    is the caller's to keep (``--resume``) or cut, once the lock is held.
+    The lock (``flock``, exclusive) lasts until the descriptor, and every
+    copy of it, is closed: for the whole run.  Returns ``None`` for a path
+    that is no regular file (``/dev/null``, a pipe), which is not locked.
+    Raises :class:`~skatdd.core.errors.OutputError` naming *option* and the
+    path when another process holds the lock (another run writes the file),
+    at once, without waiting; ``OSError`` when the file cannot be opened.
+    """
+    if os.path.exists(path) and not os.path.isfile(path):
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise OutputError(f"{option} {quote(path)}: another run is writing this file (it is locked); wait for "
+                          "that run to end, or choose another file") from None
+    except OSError:  # a file system without locks (some network ones): the run goes on unlocked
+        pass
+    return fd
 
 
 def _reason(exc: OSError) -> str:

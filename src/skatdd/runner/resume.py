@@ -35,6 +35,7 @@ from skatdd.formats.json_text import json_text
 
 from .ordered import Item
 from .outcome import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line
+from .outputs import lock_output
 
 __all__ = ["RUN_RECORD", "RunFingerprint", "input_digest", "open_output", "outcome_kind", "run_fingerprint",
            "run_record_path"]
@@ -241,20 +242,32 @@ def open_output(path: str, items: Iterator[Item], *, resume: bool, ident: Callab
     against the next line of *items* (which is consumed; ``ident(raw)`` gives
     a line's id, or ``None`` when it has none), handed to *on_record*, and
     counted in the returned summary; a torn last line is cut off and the
-    file is opened for appending.  Raises :class:`~skatdd.core.errors.ResumeError`
-    when the file is not this run's output (it is then left as it was), and
-    ``OSError`` when it cannot be opened.
+    file is opened for appending.  The file stays locked until the
+    returned stream is closed (:func:`skatdd.runner.outputs.lock_output`):
+    a second run on it raises :class:`~skatdd.core.errors.OutputError` at
+    once and changes nothing, neither the file nor its run record.  Raises
+    :class:`~skatdd.core.errors.ResumeError` when the file is not this run's
+    output (it is then left as it was), and ``OSError`` when it cannot be
+    opened.
     """
     summary = BatchSummary()
-    if not resume or not os.path.exists(path):
-        stream = open(path, "w", encoding="utf-8")
-        _write_run_record(path, run)
-        return stream, summary
-    if run is not None:
-        _check_run_record(path, run)
-    end = _answered(path, items, ident, on_record, summary)
-    with open(path, "r+b") as fh:
-        fh.truncate(end)
-    if end == 0:
-        _write_run_record(path, run)  # nothing kept: from now on the file is this run's
-    return open(path, "a", encoding="utf-8"), summary
+    existed = os.path.exists(path)
+    fd = lock_output(path)  # before anything is read, cut or written: another run may be writing it
+    if fd is None:  # a device such as /dev/null: nothing to lock, keep or check
+        return open(path, "w", encoding="utf-8"), summary
+    try:
+        if not resume or not existed:
+            os.ftruncate(fd, 0)
+            _write_run_record(path, run)
+            return open(fd, "w", encoding="utf-8"), summary
+        if run is not None:
+            _check_run_record(path, run)
+        end = _answered(path, items, ident, on_record, summary)
+        os.ftruncate(fd, end)
+        os.lseek(fd, end, os.SEEK_SET)
+        if end == 0:
+            _write_run_record(path, run)  # nothing kept: from now on the file is this run's
+        return open(fd, "a", encoding="utf-8"), summary
+    except BaseException:
+        os.close(fd)
+        raise

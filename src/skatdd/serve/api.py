@@ -31,7 +31,7 @@ from typing import Any
 
 from skatdd.analysis.advise import WorldRunner, advise
 from skatdd.cli.advise import command as advise_command
-from skatdd.core.errors import SkatddError, quote, shorten_quoted
+from skatdd.core.errors import SkatddError, plural, quote, shorten_quoted
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_object import load_json
@@ -131,7 +131,7 @@ def advise_request(body: str, *, solver: Solver | None = None, progress: Callabl
     params = ctx.params
     worlds: int = params["worlds"]
     if worlds > max_worlds:
-        raise RequestError(f"--worlds {worlds}: this server solves at most {max_worlds} worlds a request")
+        raise RequestError(f"--worlds {worlds}: this server solves at most {plural(max_worlds, 'world')} a request")
     read = _read(params["position"], game=params["game_spec"], declarer=params["declarer"])
     pos = advice_position(read, played=params["played"], after=params["after"])
     declaration = read.spec.declaration()

@@ -33,6 +33,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from skatdd.core.errors import plural
+
 from .worker import WorkerSettings, worker_main
 
 __all__ = ["PoolFull", "Progress", "TaskError", "TimeLimitExceeded", "WorkerFailed", "WorkerPool"]
@@ -244,7 +246,7 @@ class WorkerPool:
         if self._idle:
             return self._idle.pop()
         if len(self._waiters) >= self.backlog:
-            raise PoolFull(f"every worker is busy ({self.size} workers, {self.backlog} waiting): try again shortly")
+            raise PoolFull(f"every worker is busy ({plural(self.size, 'worker')}, {self.backlog} waiting): try again shortly")
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[_Worker] = loop.create_future()
         self._waiters.append(waiter)

@@ -1,0 +1,159 @@
+"""A plug-in player in a process of its own, which the referee can stop: :class:`PlayerHost`.
+
+A plug-in (a player named ``module.path:factory`` or ``file.py:factory``)
+is code the referee does not know.  It may loop in C past any signal,
+swallow every exception (the referee's timeout and Ctrl-C included), break
+the state it is shown, end its process with ``os._exit``, or write to file
+descriptor 1.  So each plug-in of a deal plays in a *host*: a process
+forked from the referee's for that deal, holding the plug-in's players of
+every seat it plays.  The referee sends each question (make the player of
+a seat, choose a card for a state) through a socket and waits at most the
+timeout for the answer:
+
+* no answer in time: the host is killed (SIGKILL) and the question fails
+  with :class:`HostTimeout`;
+* the host ends (``os._exit``, a crash): :class:`HostDied` with how it ended;
+* the player raises anything, ``KeyboardInterrupt`` and ``SystemExit``
+  included: the answer carries the exception's type and message.
+
+The host sees copies of the state (and of the position, for a player that
+cheats), so nothing it does reaches the referee's game.  It ignores Ctrl-C
+(the referee answers it, then kills the host), takes SIGTERM with its
+default action, dies with the process that started it, and has its file
+descriptor 1 pointed at stderr.  A host lives for one deal
+(:meth:`PlayerHost.close`, always called, kills it if it still runs).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+from multiprocessing.connection import Connection
+from typing import Any
+
+from skatdd.runner.workers import init_worker
+
+from .players import PlayerFactory
+
+__all__ = ["HostDied", "HostTimeout", "PlayerHost"]
+
+
+class HostTimeout(Exception):
+    """The host did not answer within the timeout; it has been killed."""
+
+
+class HostDied(Exception):
+    """The host's process ended before it answered (the message says how)."""
+
+
+def _answer(choice: object) -> tuple[str, Any]:
+    """A player's answer as sent back: a card int or code as it is, anything else as its ``repr``."""
+    if isinstance(choice, (int, str)) and not isinstance(choice, bool):
+        return ("card", int(choice) if isinstance(choice, int) else str(choice))
+    return ("junk", repr(choice)[:80])
+
+
+def _serve(conn: Connection, factory: PlayerFactory) -> None:
+    """The host's loop: answer the referee's questions until it closes the socket."""
+    players: dict[int, Any] = {}
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        kind, seat = request[0], request[1]
+        try:
+            if kind == "make":
+                player = players[seat] = factory(seat, request[2])
+                reply: tuple[str, Any] = ("made", bool(getattr(player, "cheats", False)))
+            else:
+                state, position = request[2], request[3]
+                player = players[seat]
+                choice = player.play(state) if position is None else player.play_seeing_all(state, position)
+                reply = _answer(choice)
+        except BaseException as exc:
+            reply = ("raised", f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+        try:
+            sys.stdout.flush()
+        except BaseException:
+            pass
+        conn.send(reply)
+
+
+def _host_main(conn: Connection, factory: PlayerFactory, parent: int) -> None:
+    """The forked host: signals and parent tie as a pool worker's, stdout at stderr, then :func:`_serve`."""
+    init_worker(parent)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    os.dup2(2, 1)  # whatever the player writes to descriptor 1 goes to stderr
+    sys.stdout = sys.stderr
+    _serve(conn, factory)
+
+
+class PlayerHost:
+    """A process hosting the players of one plug-in for one deal (module docstring); started on first use."""
+
+    def __init__(self, factory: PlayerFactory) -> None:
+        self.factory = factory
+        self.pid: int | None = None
+        self.conn: Connection | None = None
+
+    def _start(self) -> Connection:
+        ours, theirs = socket.socketpair()
+        parent = os.getpid()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the host: never returns into the referee's code
+            status = 0
+            try:
+                ours.close()
+                _host_main(Connection(theirs.detach()), self.factory, parent)
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        theirs.close()
+        self.pid, self.conn = pid, Connection(ours.detach())
+        return self.conn
+
+    def ask(self, request: tuple[Any, ...], timeout: float | None) -> tuple[str, Any]:
+        """Send *request* and return the host's reply; :class:`HostTimeout` or :class:`HostDied` otherwise."""
+        conn = self.conn if self.conn is not None else self._start()
+        try:
+            conn.send(request)
+            if not conn.poll(timeout):
+                self.close()
+                raise HostTimeout
+            reply: tuple[str, Any] = conn.recv()
+        except (EOFError, OSError):
+            raise HostDied(self._ended()) from None
+        return reply
+
+    def _ended(self) -> str:
+        """How the host's process ended (it is reaped): ``'its process ended with exit status 3'``."""
+        pid, self.pid = self.pid, None
+        self.close()
+        if pid is None:
+            return "its process ended"
+        try:
+            os.kill(pid, signal.SIGKILL)  # it may still run, having closed its socket; a dead one keeps its status
+        except ProcessLookupError:
+            pass
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            return f"its process was killed by {signal.Signals(os.WTERMSIG(status)).name}"
+        return f"its process ended with exit status {os.waitstatus_to_exitcode(status)}"
+
+    def close(self) -> None:
+        """Kill the host if it runs and reap it; the next question starts a new one."""
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        pid, self.pid = self.pid, None
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass

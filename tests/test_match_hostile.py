@@ -1,0 +1,248 @@
+"""``skatdd match`` under hostile plug-ins and inputs (issue 32): each player's fault is its own deal's failure.
+
+* plug-in names that contain a built-in word or ``+`` load as plug-ins;
+* a bad auction in a file of deals is that deal's input error, not a player's failure;
+* what a plug-in writes to file descriptor 1 (a subprocess, ``os.write``,
+  ``sys.__stdout__``, a logging handler made at import) never reaches the JSON on stdout;
+* a plug-in that raises ``KeyboardInterrupt``, breaks its state, ends its
+  process or loops past ``--timeout`` fails its deal as that player's failure;
+* a plug-in that swallows every exception does not swallow Ctrl-C or SIGTERM.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_runner import ROOT, default_ctrl_c, run_skatdd
+from skatdd.play.deals import generated_deal
+from skatdd.play.loading import load_player
+
+TT = ("--tt-mb", "16")
+
+
+def lines_of(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def plug_in(folder: Path, name: str, body: str) -> str:
+    """Write a plug-in file *name* in *folder* whose factory is ``make``; its player name."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(body))
+    return f"{path}:make"
+
+
+FIRST = '''
+    class First:
+        def play(self, state):
+            return state.legal[0]
+
+
+    def make(seat, seed):
+        return First()
+'''
+
+
+# --------------------------------------------------------------------------- item 8: plug-in names
+
+
+@pytest.mark.parametrize("file", ["alphamu_bot.py", "my+bot.py", "c++/mybot.py", "pimc_bot.py", "dd+x.py"])
+def test_a_plug_in_name_with_built_in_words_or_plus_loads(tmp_path: Path, file: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    plug_in(tmp_path, file, FIRST)
+    monkeypatch.chdir(tmp_path)
+    spec = load_player(f"{file}:make")
+    assert spec.name == f"{file}:make" and not spec.cheats
+    assert spec.factory(0, 1).play is not None
+
+
+# --------------------------------------------------------------------------- item 9: the auction is checked on reading
+
+
+def test_a_bad_auction_in_a_file_of_deals_is_the_deals_input_error(tmp_path: Path) -> None:
+    good = generated_deal(1, 1).to_json()
+    bad = dict(good, id="bad-auction", bids=[[1, "20"], [0, "y"], [1, "18"]], bid=20)
+    path = tmp_path / "deals.jsonl"
+    path.write_text(json.dumps(bad) + "\n" + json.dumps(good) + "\n")
+    proc = run_skatdd("match", "pimc:3+bids", "heuristic", "--deals", str(path), "--jobs", "1", *TT)
+    assert proc.returncode == 2, proc.stderr
+    records = lines_of(proc.stdout)
+    assert records[0]["line"] == 1 and records[0]["id"] == "bad-auction" and "failed" not in records[0]
+    assert "bid '18' does not exceed the previous bid 20" in records[0]["error"]
+    assert "games" in records[1]
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error: line")]
+    assert errors == ["Error: line 1: field 'bids': bid '18' does not exceed the previous bid 20"]
+
+
+# --------------------------------------------------------------------------- item 1: descriptor 1 stays clean
+
+
+NOISY = '''
+    import logging
+    import os
+    import subprocess
+    import sys
+
+    log = logging.getLogger("noisy_bot")
+    log.addHandler(logging.StreamHandler(sys.stdout))  # made at import, on the stdout of that time
+    log.setLevel(logging.INFO)
+
+
+    class Noisy:
+        def play(self, state):
+            subprocess.run(["echo", "NOISE-subprocess"], check=True)
+            os.write(1, b"NOISE-os-write\\n")
+            sys.__stdout__.write("NOISE-dunder-stdout\\n")
+            sys.__stdout__.flush()
+            log.info("NOISE-logging")
+            print("NOISE-print")
+            return state.legal[0]
+
+
+    def make(seat, seed):
+        return Noisy()
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("as_plug_in_b", [False, True])
+def test_what_a_plug_in_writes_to_descriptor_1_never_reaches_stdout(tmp_path: Path, jobs: str,
+                                                                     as_plug_in_b: bool) -> None:
+    noisy = plug_in(tmp_path, "noisy_bot.py", NOISY)
+    players = ("random", noisy) if as_plug_in_b else (noisy, "random")
+    proc = run_skatdd("match", *players, "--deals", "2", "--jobs", jobs, *TT)
+    assert proc.returncode == 0, proc.stderr
+    assert "NOISE" not in proc.stdout
+    assert len(lines_of(proc.stdout)) == 2  # every line parses
+    for kind in ("subprocess", "os-write", "dunder-stdout", "logging", "print"):
+        assert f"NOISE-{kind}" in proc.stderr, kind
+    out = tmp_path / "m.jsonl"
+    proc = run_skatdd("match", *players, "--deals", "2", "--jobs", jobs, "-o", str(out), "--json", *TT)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["deals"] == 2 and len(lines_of(out.read_text())) == 2
+
+
+# --------------------------------------------------------------------------- item 11: a plug-in's fault is its own
+
+
+HOSTILE = {
+    "interrupts": ('''
+        class Interrupts:
+            def play(self, state):
+                raise KeyboardInterrupt("from the plug-in")
+    ''', "raised KeyboardInterrupt: from the plug-in"),
+    "breaks_state": ('''
+        class BreaksState:
+            def play(self, state):
+                # it widens what it may play to its whole hand, then plays a card that is not legal
+                illegal = [card for card in state.hand if card not in state.legal]
+                object.__setattr__(state, "legal", tuple(state.hand))
+                return illegal[0] if illegal else state.legal[0]
+    ''', "which is not a legal card"),
+    "exits": ('''
+        import os
+
+
+        class Exits:
+            def play(self, state):
+                os._exit(3)
+    ''', "its process ended with exit status 3"),
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_hostile_plug_in_fails_its_deals_as_that_player(tmp_path: Path, kind: str, jobs: str) -> None:
+    body, message = HOSTILE[kind]
+    cls = "".join(part.title() for part in kind.split("_"))
+    name = plug_in(tmp_path, f"{kind}_bot.py", textwrap.dedent(body) + f"\n\ndef make(seat, seed):\n    return {cls}()\n")
+    proc = run_skatdd("match", "heuristic", name, "--deals", "3", "--jobs", jobs, *TT, timeout=120)
+    records = lines_of(proc.stdout)
+    assert proc.returncode == 1 and len(records) == 3, proc.stderr
+    failed = [r for r in records if "failed" in r]
+    assert failed and all("error" not in r and r["id"] is not None for r in records), records
+    assert all(r["failed"]["player"] == "B" and message in r["failed"]["message"] for r in failed), failed[0]
+    assert "internal error" not in proc.stderr and "unreadable" not in proc.stderr
+
+
+SWALLOWS = '''
+    import os
+    import time
+
+
+    class Swallows:
+        def play(self, state):
+            open(os.environ["SKATDD_TEST_MARK"], "w").close()
+            while True:
+                try:
+                    time.sleep(0.05)
+                except BaseException:
+                    pass
+
+
+    def make(seat, seed):
+        return Swallows()
+'''
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_plug_in_that_swallows_every_exception_does_not_swallow_a_stop(tmp_path: Path, signum: int,
+                                                                           status: int) -> None:
+    name = plug_in(tmp_path, "swallows_bot.py", SWALLOWS)
+    mark = tmp_path / "playing"
+    proc = subprocess.Popen([sys.executable, "-m", "skatdd", "match", name, "random", "--deals", "2", "--jobs", "1",
+                             *TT], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_ctrl_c, env={**os.environ, "SKATDD_TEST_MARK": str(mark)})
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), "the plug-in never played"
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=30)  # at once, not after --timeout's 60 s
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == status, stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("loop", [
+    "sum(range(10 ** 13))",  # C: no signal handler runs inside it
+    "swallow()",  # Python that swallows the timeout's interrupt
+])
+def test_the_timeout_stops_a_plug_in_whatever_it_does(tmp_path: Path, loop: str) -> None:
+    name = plug_in(tmp_path, "stuck_bot.py", f'''
+        import time
+
+
+        def swallow():
+            while True:
+                try:
+                    time.sleep(0.05)
+                except BaseException:
+                    pass
+
+
+        class Stuck:
+            def play(self, state):
+                {loop}
+
+
+        def make(seat, seed):
+            return Stuck()
+    ''')
+    proc = run_skatdd("match", name, "random", "--deals", "1", "--jobs", "1", "--timeout", "0.5", *TT, timeout=60)
+    records = lines_of(proc.stdout)
+    assert proc.returncode == 1 and len(records) == 1, proc.stderr
+    assert "took more than 0.5 s over one card" in records[0]["failed"]["message"]
