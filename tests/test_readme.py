@@ -1,65 +1,117 @@
-"""The README stays true: its Python examples run, and every ``skatdd.…`` name it mentions exists.
+"""The README and the docs stay true: their examples run, the names they teach exist, and every option is documented.
 
-* ```pycon blocks are doctests, run in order in one namespace (a later block
-  may use an earlier block's names) from the repository's root, so every
-  output shown is checked;
+* ```pycon blocks (README.md, docs/python.md, docs/cli.md) are doctests, run
+  in order in one namespace per file (a later block may use an earlier
+  block's names) from the repository's root, so every output shown is checked;
 * ```python blocks are run as they stand (the plug-in player, ...);
+* ```console blocks of the README are command lines (``$ skatdd ...``) with
+  their output: each is run and must print what is shown, ``...`` standing
+  for lines left out and wall-clock times masked;
 * every dotted name ``skatdd.x.y`` in backticks, prose and code alike, must
-  import without a DeprecationWarning: the README teaches the public names
-  and the layer paths, never an old module path, except the ones it names
-  as deprecated (:data:`OLD_NAMED`), which must warn.
+  import without a DeprecationWarning: the pages teach the public names and
+  the layer paths, never an old module path;
+* every command of the ``skatdd`` group and every option name of its
+  ``--help`` (long and short) appears in docs/cli.md, in that command's own
+  section or among the options common to every command.
 """
 from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import re
+import shlex
+import subprocess
+import sys
 import types
 import warnings
 from pathlib import Path
 
+import click
 import pytest
+
+from skatdd.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+#: The pages whose ```pycon blocks are doctests and whose ```python blocks run.
+EXAMPLE_PAGES = ["README.md", "docs/python.md", "docs/cli.md"]
 
-#: The old module paths the README names as deprecated (its Python API section says so).
-OLD_NAMED = {"skatdd.deal", "skatdd.cards", "skatdd.solve", "skatdd.iss", "skatdd.batch"}
 
-
-def blocks(language: str) -> list[tuple[int, str]]:
-    """``(line, text)`` of every fenced block of *language* in the README."""
+def blocks(language: str, page: str = "README.md") -> list[tuple[int, str]]:
+    """``(line, text)`` of every fenced block of *language* in *page* (a path from the repository's root)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
     found = []
-    for match in re.finditer(rf"^```{language}\n(.*?)^```$", README, flags=re.M | re.S):
-        found.append((README.count("\n", 0, match.start()) + 2, match.group(1)))
+    for match in re.finditer(rf"^```{language}\n(.*?)^```$", text, flags=re.M | re.S):
+        found.append((text.count("\n", 0, match.start()) + 2, match.group(1)))
     return found
 
 
-def test_the_readme_has_examples_to_check() -> None:
-    assert len(blocks("pycon")) >= 3 and blocks("python")
+def test_the_pages_have_examples_to_check() -> None:
+    assert blocks("pycon") and len(blocks("pycon", "docs/python.md")) >= 2 and blocks("python", "docs/cli.md")
+    assert len(blocks("console")) >= 8
 
 
-def test_the_pycon_examples_give_the_outputs_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("page", EXAMPLE_PAGES)
+def test_the_pycon_examples_give_the_outputs_shown(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)                       # the examples read examples/game.iss
     parser, globs = doctest.DocTestParser(), {"__name__": "readme"}
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for line, text in blocks("pycon"):
-        test = parser.get_doctest(text, globs, f"README.md:{line}", "README.md", line - 1)
+    for line, text in blocks("pycon", page):
+        test = parser.get_doctest(text, globs, f"{page}:{line}", page, line - 1)
         runner.run(test, clear_globs=False)
         globs = test.globs
-    assert runner.failures == 0 and runner.tries > 20, "README examples failed (see the output above)"
+    assert runner.failures == 0 and runner.tries >= 2, f"{page} examples failed (see the output above)"
 
 
-@pytest.mark.parametrize(("line", "code"), blocks("python"), ids=lambda value: str(value)[:20])
-def test_the_python_examples_run(line: int, code: str) -> None:
-    exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "readme"})
+PYTHON_BLOCKS = [(page, line, code) for page in EXAMPLE_PAGES for line, code in blocks("python", page)]
+
+
+@pytest.mark.parametrize(("page", "line", "code"), PYTHON_BLOCKS, ids=lambda value: str(value)[:20])
+def test_the_python_examples_run(page: str, line: int, code: str) -> None:
+    exec(compile(code, f"{page}:{line}", "exec"), {"__name__": "readme"})
+
+
+# --------------------------------------------------------------------------- the README's command lines
+
+
+def console_examples() -> list[tuple[int, str, str]]:
+    """``(line, command, output)`` of every ``$ skatdd ...`` line of the README's console blocks."""
+    found = []
+    for line, text in blocks("console"):
+        for match in re.finditer(r"^\$ (skatdd .*)\n((?:(?!\$ ).*\n)*)", text, flags=re.M):
+            found.append((line + text.count("\n", 0, match.start()), match.group(1), match.group(2)))
+    return found
+
+
+def masked(text: str) -> str:
+    """*text* with wall-clock times, which differ from run to run, replaced by ``T``."""
+    return re.sub(r"time: [\d.]+ s", "time: T s", text)
+
+
+@pytest.mark.parametrize(("line", "command", "shown"), console_examples(), ids=lambda value: str(value)[:40])
+def test_the_readme_commands_print_what_it_shows(line: int, command: str, shown: str, tmp_path: Path) -> None:
+    args = shlex.split(command)[1:]
+    for i, arg in enumerate(args[:-1]):           # an output file named in the example is written to a fresh folder
+        if arg in ("-o", "--output"):
+            args[i + 1] = str(tmp_path / args[i + 1])
+    proc = subprocess.run([sys.executable, "-m", "skatdd", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0, f"README.md:{line}: {command}: {proc.stderr}"
+    checker = doctest.OutputChecker()
+    assert checker.check_output(masked(shown), masked(proc.stdout), doctest.ELLIPSIS), (
+        f"README.md:{line}: {command} printed:\n{proc.stdout}")
+
+
+# --------------------------------------------------------------------------- names
 
 
 def resolve(name: str) -> object:
     """What *name* (``skatdd.x.y``) stands for, as Python finds it: attributes first, submodules when there is none.
 
-    ``skatdd.advise`` is the package's function, not the deprecated module of
-    that name.  Raises AttributeError or ModuleNotFoundError when there is nothing.
+    ``skatdd.advise`` is the package's function.  Raises AttributeError or
+    ModuleNotFoundError when there is nothing.
     """
     parts = name.split(".")
     found: object = importlib.import_module(parts[0])
@@ -70,31 +122,66 @@ def resolve(name: str) -> object:
     return found
 
 
-NAMES = sorted(set(re.findall(r"\bskatdd(?:\.[A-Za-z_]\w*)+", README)))
+#: The pages and the names they mention; docs/architecture.md names the deprecated paths on purpose.
+PAGES = [ROOT / "README.md", *(p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "architecture.md")]
+NAMES = sorted({(p.name, name) for p in PAGES
+                for name in re.findall(r"\bskatdd(?:\.[A-Za-z_]\w*)+", p.read_text(encoding="utf-8"))})
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_name_the_readme_mentions_exists_at_its_path(name: str) -> None:
+@pytest.mark.parametrize(("page", "name"), NAMES)
+def test_every_name_the_pages_mention_exists_at_its_path(page: str, name: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         resolve(name)
     deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning) and "skatdd" in str(w.message)]
-    if name in OLD_NAMED:
-        assert deprecated, f"{name} is named as deprecated but imports without a warning"
-    else:
-        assert not deprecated, f"the README names {name}, an old path: {deprecated[0].message}"
+    assert not deprecated, f"{page} names {name}, an old path: {deprecated[0].message}"
 
 
-#: The contract and design documents; docs/architecture.md names the deprecated paths on purpose.
-DOCS = [p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "architecture.md"]
-DOC_NAMES = sorted({(p.name, name) for p in DOCS
-                    for name in re.findall(r"\bskatdd(?:\.[A-Za-z_]\w*)+", p.read_text(encoding="utf-8"))})
+# --------------------------------------------------------------------------- docs/cli.md against --help
 
 
-@pytest.mark.parametrize(("doc", "name"), DOC_NAMES)
-def test_every_name_the_docs_mention_exists_at_its_path(doc: str, name: str) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        resolve(name)
-    deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning) and "skatdd" in str(w.message)]
-    assert not deprecated, f"docs/{doc} names {name}, an old path: {deprecated[0].message}"
+def sections(doc: str) -> dict[str, str]:
+    """Each ``## `` / ``### `` heading of *doc* with its text up to the next heading of either level."""
+    parts = re.split(r"^(#{2,3} .*)$", doc, flags=re.M)
+    return {heading: body for heading, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def mentions(text: str, option: str) -> bool:
+    """Whether *text* names *option* (``--seat``, ``-j``) as a whole token."""
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+def options_of(command: click.Command, ctx: click.Context) -> list[str]:
+    """Every option name ``--help`` shows for *command*: long and short, secondary (``--no-x``) ones too."""
+    return [name for param in command.get_params(ctx) if isinstance(param, click.Option) and not param.hidden
+            for name in (*param.opts, *param.secondary_opts)]
+
+
+GROUP_CTX = click.Context(cli, info_name="skatdd")
+COMMANDS = cli.list_commands(GROUP_CTX)
+SECTIONS = sections(CLI_DOC)
+COMMON = "".join(body for heading, body in SECTIONS.items() if heading in ("## Names", "## Common to every command"))
+
+
+def command_section(name: str) -> str:
+    """The heading and text of ``skatdd NAME``'s section of docs/cli.md, examples included ("" when there is none)."""
+    found = [heading + body for heading, body in SECTIONS.items() if heading.startswith(f"### `skatdd {name} ")
+             or heading == f"### `skatdd {name}`"]
+    return "".join(found)
+
+
+def test_the_group_has_commands_and_its_own_options_are_documented() -> None:
+    assert {"solve", "analyse", "advise", "odds", "bid", "match", "serve"} <= set(COMMANDS)
+    for option in options_of(cli, GROUP_CTX):
+        assert mentions(COMMON, option), f"docs/cli.md does not document skatdd {option}"
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_and_option_of_help_is_in_docs_cli(name: str) -> None:
+    command = cli.get_command(GROUP_CTX, name)
+    assert command is not None
+    section = command_section(name)
+    assert section, f"docs/cli.md has no section '### `skatdd {name} ...`'"
+    ctx = click.Context(command, info_name=name, parent=GROUP_CTX)
+    missing = [option for option in options_of(command, ctx) if not mentions(section + COMMON, option)]
+    assert not missing, f"docs/cli.md's skatdd {name} section (or 'Common to every command') lacks {missing}"
