@@ -6,8 +6,7 @@
 * ```python blocks are run as they stand (the plug-in player, ...);
 * every dotted name ``skatdd.x.y`` in backticks, prose and code alike, must
   import without a DeprecationWarning: the README teaches the public names
-  and the layer paths, never an old module path, except the ones it names
-  as deprecated (:data:`OLD_NAMED`), which must warn.
+  and the layer paths, never a removed module path.
 """
 from __future__ import annotations
 
@@ -22,10 +21,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-#: The old module paths the README names as deprecated (its Python API section says so).
-OLD_NAMED = {"skatdd.deal", "skatdd.cards", "skatdd.solve", "skatdd.iss", "skatdd.batch"}
-
 
 def blocks(language: str) -> list[tuple[int, str]]:
     """``(line, text)`` of every fenced block of *language* in the README."""
@@ -58,8 +53,8 @@ def test_the_python_examples_run(line: int, code: str) -> None:
 def resolve(name: str) -> object:
     """What *name* (``skatdd.x.y``) stands for, as Python finds it: attributes first, submodules when there is none.
 
-    ``skatdd.advise`` is the package's function, not the deprecated module of
-    that name.  Raises AttributeError or ModuleNotFoundError when there is nothing.
+    ``skatdd.advise`` is the package's function.  Raises AttributeError or
+    ModuleNotFoundError when there is nothing.
     """
     parts = name.split(".")
     found: object = importlib.import_module(parts[0])
@@ -79,14 +74,11 @@ def test_every_name_the_readme_mentions_exists_at_its_path(name: str) -> None:
         warnings.simplefilter("always")
         resolve(name)
     deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning) and "skatdd" in str(w.message)]
-    if name in OLD_NAMED:
-        assert deprecated, f"{name} is named as deprecated but imports without a warning"
-    else:
-        assert not deprecated, f"the README names {name}, an old path: {deprecated[0].message}"
+    assert not deprecated, f"the README names {name}, which warns: {deprecated[0].message}"
 
 
-#: The contract and design documents; docs/architecture.md names the deprecated paths on purpose.
-DOCS = [p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "architecture.md"]
+#: The contract and design documents.
+DOCS = sorted((ROOT / "docs").glob("*.md"))
 DOC_NAMES = sorted({(p.name, name) for p in DOCS
                     for name in re.findall(r"\bskatdd(?:\.[A-Za-z_]\w*)+", p.read_text(encoding="utf-8"))})
 
