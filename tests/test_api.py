@@ -302,8 +302,8 @@ def test_analyse_refuses_what_is_no_game(solver: Solver, tmp_path: Path) -> None
 
 
 def test_advise_odds_bid_best_null_ouvert_score_from_the_top_level(solver: Solver) -> None:
-    from skatdd.analysis.advise import WorldRunner
-    from skatdd.analysis.best import best_contracts
+    from skatdd.analysis.advise.api import WorldRunner
+    from skatdd.analysis.best.api import best_contracts
 
     spec = skatdd.parse_deal(GAME_ISS)
     pos = spec.start_position()
@@ -341,11 +341,11 @@ def test_import_skatdd_leaves_the_commands_logic_unimported() -> None:
 import sys, warnings
 warnings.simplefilter("error", DeprecationWarning)
 import skatdd
-lazy = ["skatdd.analysis.advise", "skatdd.analysis.analyse", "skatdd.analysis.odds", "skatdd.analysis.bid",
-        "skatdd.analysis.best", "skatdd.engine.nullouvert", "skatdd.play.match"]
+lazy = ["skatdd.analysis.advise.api", "skatdd.analysis.analyse.api", "skatdd.analysis.odds.api", "skatdd.analysis.bid.api",
+        "skatdd.analysis.best.api", "skatdd.engine.nullouvert", "skatdd.play.match"]
 assert not [m for m in lazy if m in sys.modules], [m for m in lazy if m in sys.modules]
 from skatdd import advise
-assert advise is sys.modules["skatdd.analysis.advise"].advise and skatdd.advise is advise
+assert advise is sys.modules["skatdd.analysis.advise.api"].advise and skatdd.advise is advise
 assert skatdd.null_ouvert is sys.modules["skatdd.engine.nullouvert"].analyse
 """)
     assert run.returncode == 0, run.stderr
@@ -368,7 +368,7 @@ print(len(analyse(spec, review=False).line.plays), best({deal!r}, declarer=0)[0]
 
 @pytest.mark.parametrize("first", [
     "",                                     # the top-level names first
-    "import skatdd.analysis.advise, skatdd.analysis.analyse, skatdd.analysis.odds",   # the modules first
+    "import skatdd.analysis.advise.api, skatdd.analysis.analyse.api, skatdd.analysis.odds.api",   # the modules first
     "import skatdd.cli",                    # as the command line does
     "from skatdd import null_ouvert, score",
 ])

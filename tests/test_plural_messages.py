@@ -7,7 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from skatdd.analysis.best import best_contracts
+from skatdd.analysis.best.api import best_contracts
 from skatdd.cli import cli
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DealFormatError, plural

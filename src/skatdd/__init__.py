@@ -56,11 +56,11 @@ from .version import __version__
 if TYPE_CHECKING:
     # Type checkers see the lazy entry points as the functions they are.
 
-    from .analysis.advise import advise as advise
-    from .analysis.analyse import analyse as analyse
-    from .analysis.best import SeatReport
-    from .analysis.bid import bid as bid
-    from .analysis.odds import odds as odds
+    from .analysis.advise.api import advise as advise
+    from .analysis.analyse.api import analyse as analyse
+    from .analysis.best.api import SeatReport
+    from .analysis.bid.api import bid as bid
+    from .analysis.odds.api import odds as odds
     from .engine.nullouvert import analyse as null_ouvert
     from .formats.deal_input import DealInput
     from .play.match import match as match
@@ -115,13 +115,13 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
 
     *deal* is text (deal text, a JSON object or an ISS record; never a path)
     or a :class:`~skatdd.formats.deal_input.DealInput`, and must show the
-    hands and skat as dealt.  One :class:`~skatdd.analysis.best.SeatReport`
+    hands and skat as dealt.  One :class:`~skatdd.analysis.best.api.SeatReport`
     for *declarer* (default: the input's own declarer), or one for each seat
     when there is none; *bid* defaults to the input's own.  *solver*
     (default: a new one) is reused when given; *all_lines* gives every
     option its line.  Raises :class:`SkatddError` subclasses for bad input.
     """
-    from .analysis.best import best_all_seats
+    from .analysis.best.api import best_all_seats
     from .formats.readers import parse_input
 
     found = parse_input(deal) if isinstance(deal, str) else deal
@@ -133,12 +133,12 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
 
 #: Name -> (module, function) of the entry points imported on first use.
 _LAZY: dict[str, tuple[str, str]] = {
-    "advise": ("skatdd.analysis.advise", "advise"),
-    "analyse": ("skatdd.analysis.analyse", "analyse"),
-    "bid": ("skatdd.analysis.bid", "bid"),
+    "advise": ("skatdd.analysis.advise.api", "advise"),
+    "analyse": ("skatdd.analysis.analyse.api", "analyse"),
+    "bid": ("skatdd.analysis.bid.api", "bid"),
     "match": ("skatdd.play.match", "match"),
     "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),
-    "odds": ("skatdd.analysis.odds", "odds"),
+    "odds": ("skatdd.analysis.odds.api", "odds"),
 }
 
 
