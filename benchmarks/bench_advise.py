@@ -43,10 +43,10 @@ from pathlib import Path
 
 import pytest
 
-import skatdd.analysis.world_runner as world_runner
-from skatdd.analysis.advise import WorldRunner, advise, judge_analysis
-from skatdd.analysis.analyse import analyse_iss
-from skatdd.analysis.world_values import card_results_each
+import skatdd.analysis.advise.runner as world_runner
+from skatdd.analysis.advise.api import WorldRunner, advise, judge_analysis
+from skatdd.analysis.analyse.api import analyse_iss
+from skatdd.analysis.worlds.values import card_results_each
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame, iter_iss

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.analyse import analyse_cards, analyse_iss
+from skatdd.analysis.analyse.api import analyse_cards, analyse_iss
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame, iter_iss
 

@@ -39,8 +39,8 @@ from contextlib import contextmanager
 
 import pytest
 
-import skatdd.analysis.realistic_deals as generate  # where realistic_deal looks up random_deal
-from skatdd.analysis.best import SeatReport, best_contracts
+import skatdd.analysis.deals.realistic as generate  # where realistic_deal looks up random_deal
+from skatdd.analysis.best.api import SeatReport, best_contracts
 from skatdd.core.cards import Mask
 from skatdd.engine.solve import Solver
 

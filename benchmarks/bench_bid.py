@@ -25,7 +25,7 @@ import time
 import pytest
 
 from bench_odds import HAND_SET, Hand, _cpu, bench_hands, bench_parser, print_medians
-from skatdd.analysis.bid import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
+from skatdd.analysis.bid.api import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
 from skatdd.core.cards import format_mask
 
 JOBS = 2

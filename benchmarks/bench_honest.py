@@ -1,9 +1,9 @@
-"""Time per declarer decision of the honest endgame search (skatdd.analysis.honest) against plain PIMC.
+"""Time per declarer decision of the honest endgame search (skatdd.analysis.honest.api) against plain PIMC.
 
 Realistic deals (skatdd.tools.generate.realistic_deal) are played double-dummy
 (every seat plays a card of best value, the first in display order) until the
 declarer is to move with K tricks left; then the declarer's worlds are drawn
-(skatdd.analysis.worlds.choose_worlds, at most N) and honest_card_values runs on them.
+(skatdd.analysis.worlds.draw.choose_worlds, at most N) and honest_card_values runs on them.
 Printed per K: decisions, the median and largest time per decision, the
 median nodes and engine searches, and how often the honest best card is not
 a PIMC best card.
@@ -17,9 +17,9 @@ import random
 import statistics
 import time
 
-from skatdd.analysis.advise import mover_view
-from skatdd.analysis.honest import honest_card_values
-from skatdd.analysis.worlds import choose_worlds
+from skatdd.analysis.advise.api import mover_view
+from skatdd.analysis.honest.api import honest_card_values
+from skatdd.analysis.worlds.draw import choose_worlds
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal

@@ -40,7 +40,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from skatdd.analysis.odds import OddsReport, odds
+from skatdd.analysis.odds.api import OddsReport, odds
 from skatdd.core.cards import Mask, format_mask
 from skatdd.tools.generate import realistic_deals
 

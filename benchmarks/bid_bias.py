@@ -19,13 +19,13 @@ import random
 import statistics
 
 from bench_odds import bench_hands
-from skatdd.analysis.bands import Probe
-from skatdd.analysis.best_results import GAME_ORDER
-from skatdd.analysis.bid_tasks import band_scores, draw_skats
-from skatdd.analysis.discard_heuristic import discard_heuristic
-from skatdd.analysis.discard_ranking import discard_classes_of, discard_probes, rank_probes, settle_band
-from skatdd.analysis.odds_draw import draw_worlds
-from skatdd.analysis.worlds import hand_view
+from skatdd.analysis.best.bands import Probe
+from skatdd.analysis.best.discard_heuristic import discard_heuristic
+from skatdd.analysis.best.results import GAME_ORDER
+from skatdd.analysis.bid.tasks import band_scores, draw_skats
+from skatdd.analysis.odds.discard_ranking import discard_classes_of, discard_probes, rank_probes, settle_band
+from skatdd.analysis.odds.draw import draw_worlds
+from skatdd.analysis.worlds.draw import hand_view
 from skatdd.core.position import Position
 from skatdd.core.scoring import MIN_BID, matadors
 from skatdd.engine.solve import Solver

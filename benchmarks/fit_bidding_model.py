@@ -1,4 +1,4 @@
-"""Fit the bidding model's win chances (skatdd.analysis.inference_bids.COEFFICIENTS) against double-dummy results.
+"""Fit the bidding model's win chances (skatdd.analysis.inference.bids.COEFFICIENTS) against double-dummy results.
 
 For each sample: a uniformly random deal and seat; the seat's ten dealt cards
 are judged for one contract (suit: a suit with at least four trumps, chosen
@@ -6,7 +6,7 @@ uniformly among them; grand: at least one jack; null: danger at most 8); the
 seat picks up the skat, discards what :func:`skatdd.tools.generate.evaluate_contract`
 chooses, and the contract is solved double-dummy with forehand leading (the
 declarer wins with 61 points, null with no trick).  A logistic regression of
-the win on :func:`skatdd.analysis.inference_bids.hand_features` (Newton's method, a
+the win on :func:`skatdd.analysis.inference.bids.hand_features` (Newton's method, a
 small ridge) gives each family's coefficients.
 
 Run:  python benchmarks/fit_bidding_model.py --samples 3000 --seed 1
@@ -22,7 +22,7 @@ import random
 import sys
 import time
 
-from skatdd.analysis.inference_bids import FEATURES, hand_features
+from skatdd.analysis.inference.bids import FEATURES, hand_features
 from skatdd.core.position import Position
 from skatdd.core.rules import JACKS, Game, suit_mask
 from skatdd.engine.solve import Solver

@@ -27,9 +27,9 @@ import random
 import time
 
 from bench_odds import bench_hands
-from skatdd.analysis.bands import Probe
-from skatdd.analysis.discard_ranking import settle
-from skatdd.analysis.worlds import choose_worlds, hand_view
+from skatdd.analysis.best.bands import Probe
+from skatdd.analysis.odds.discard_ranking import settle
+from skatdd.analysis.worlds.draw import choose_worlds, hand_view
 from skatdd.core.cards import format_mask
 from skatdd.core.position import Position
 from skatdd.core.rules import Game

@@ -10,8 +10,8 @@ quasi-symmetric table (qsym.pxi), and answers queries through the drivers
 (drivers.pxi).  bits.pxi and play.pxi are shared with the null-ouvert
 extension.
 Python code sees card ints and card masks in the public encoding of
-``skatdd.cards``; conversion happens once, in :class:`Engine` methods, and
-every search runs without the GIL.  ``skatdd.solve`` is the friendly API.
+``skatdd.core.cards``; conversion happens once, in :class:`Engine` methods, and
+every search runs without the GIL.  ``skatdd.engine.solve`` is the friendly API.
 """
 
 include "bits.pxi"
@@ -104,7 +104,7 @@ cdef class Engine:
         """Load a position: *hands* are three card masks (seat order), *trick* the cards on the table.
 
         *mode* is one of POINTS, DECLARER_TRICKS, DEFENDER_TRICKS, NULL_GAME.  The
-        caller (skatdd.solve) has validated the position; this checks only
+        caller (skatdd.engine.solve) has validated the position; this checks only
         what would make the search misbehave and raises ValueError.
         """
         _check_game(game)

@@ -2,11 +2,11 @@
 """skatdd's null ouvert analyser: a specialised null double-dummy search and
 an AND-OR search over the declarer's information sets.
 
-Cards and masks use the public encoding of ``skatdd.cards`` (card = suit * 8
+Cards and masks use the public encoding of ``skatdd.core.cards`` (card = suit * 8
 + rank; within a suit the bit order is the null order 7 8 9 T J Q K A).
 Seats are absolute (0 = forehand leads the first trick); "left defender"
 means the seat after the declarer, "right defender" the one after that.
-``skatdd.nullouvert`` is the friendly API; this module validates nothing
+``skatdd.engine.nullouvert`` is the friendly API; this module validates nothing
 beyond what C needs and runs every search without the GIL.
 
 Parts: bits.pxi and play.pxi (bit helpers, rank compression, trick closing

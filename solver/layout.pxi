@@ -5,7 +5,7 @@
 # the highest bit among its cards that are trumps or of the led group, and
 # legal moves are one AND with the led group's mask.
 #
-# Card ints (skatdd.cards): suit * 8 + rank, suits D H S C = 0..3,
+# Card ints (skatdd.core.cards): suit * 8 + rank, suits D H S C = 0..3,
 # ranks 7 8 9 T J Q K A = 0..7.
 
 DEF NGROUPS = 5             # four plain suits + trump

@@ -1,4 +1,4 @@
-"""A plain brute force over every declarer strategy, for checking :mod:`skatdd.analysis.honest` (tests only).
+"""A plain brute force over every declarer strategy, for checking :mod:`skatdd.analysis.honest.api` (tests only).
 
 A strategy maps each declarer information set (the cards played since the
 root, which is all he sees change) to a legal card.  Every choice at an
@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from skatdd.analysis.advise import WinRule
+from skatdd.analysis.advise.api import WinRule
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.advise import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
-from skatdd.analysis.analyse import analyse_iss
-from skatdd.analysis.worlds import SKAT, WorldSpace
+from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
+from skatdd.analysis.analyse.api import analyse_iss
+from skatdd.analysis.worlds.draw import SKAT, WorldSpace
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, Game
 from skatdd.core.scoring import Declaration
@@ -63,7 +63,7 @@ def declaration_for(game: Game, variant: int) -> Declaration:
 
 
 def independent_worlds(pos: Position, declaration: Declaration) -> set[tuple[int, int, int, int]]:
-    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.analysis.worlds)."""
+    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.analysis.worlds.draw)."""
     seat = pos.to_move
     seen = {seat}
     if seat == pos.declarer and not declaration.hand:
@@ -165,7 +165,7 @@ def test_what_each_player_sees():
 
 
 def test_best_cards_follow_the_movers_side():
-    from skatdd.analysis.advise import CardAdvice
+    from skatdd.analysis.advise.api import CardAdvice
 
     cards = [CardAdvice(1, 3, 200, 5), CardAdvice(2, 3, 210, 5), CardAdvice(3, 1, 250, 5)]
     assert best_cards(cards, True) == [2]

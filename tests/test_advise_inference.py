@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 
 from cli_runner import run_skatdd
 from honest_brute import brute_honest
-from skatdd.analysis.advise import WinRule, WorldRunner, advise, mover_view, world_position
-from skatdd.analysis.inference import Evidence, bid_weighted_worlds
-from skatdd.analysis.inference_bids import auction_likelihood
-from skatdd.analysis.world_values import card_results, card_results_many
-from skatdd.analysis.worlds import WorldSpace, choose_worlds
+from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, mover_view, world_position
+from skatdd.analysis.inference.api import Evidence, bid_weighted_worlds
+from skatdd.analysis.inference.bids import auction_likelihood
+from skatdd.analysis.worlds.draw import WorldSpace, choose_worlds
+from skatdd.analysis.worlds.values import card_results, card_results_many
 from skatdd.cli.advise import advice_lines
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.position import Position

@@ -1,4 +1,4 @@
-"""Tests for skatdd.analysis.analyse and ``skatdd analyse`` (docs/cli.md).
+"""Tests for skatdd.analysis.analyse.api and ``skatdd analyse`` (docs/cli.md).
 
 * every fixture record (tests/data/iss-games.txt): played games are analysed
   and reproduce the server's result (``score == v:``); passed games raise a
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import invoke, run_skatdd
-from skatdd.analysis.analyse import (
+from skatdd.analysis.analyse.api import (
     GameAnalysis,
     PlayLine,
     analyse_cards,

@@ -1,4 +1,4 @@
-"""``skatdd.analysis.analyse.analyse``: one entry point for every form a game comes in, and its errors.
+"""``skatdd.analysis.analyse.api.analyse``: one entry point for every form a game comes in, and its errors.
 
 Each form (an IssGame, a record's text, a DealInput, a GameSpec, a JSON
 object's text or dict, a Path, a path as text) must give the very analysis
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from skatdd.analysis.analyse import GameAnalysis, analyse, analyse_iss, analyse_spec
+from skatdd.analysis.analyse.api import GameAnalysis, analyse, analyse_iss, analyse_spec
 from skatdd.core.cards import format_cards, format_mask
 from skatdd.core.errors import DealFormatError, IllegalPlayError, InvalidCardError, SkatddError
 from skatdd.engine.solve import Solver
@@ -128,7 +128,7 @@ def test_an_error_inside_a_file_names_the_file(tmp_path: Path) -> None:
 
 
 def test_the_old_variants_still_work_and_agree(expected_iss: dict[str, Any]) -> None:
-    from skatdd.analysis.analyse import analyse_input, analyse_text
+    from skatdd.analysis.analyse.api import analyse_input, analyse_text
 
     assert comparable(analyse_text(RECORD, solver=Solver(tt_mb=16), review=False)) == expected_iss
     assert comparable(analyse_input(parse_input(RECORD), solver=Solver(tt_mb=16), review=False)) == expected_iss

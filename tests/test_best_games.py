@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from skatdd.analysis.best_games import best_for_input, best_line
+from skatdd.analysis.best.games import best_for_input, best_line
 from skatdd.cli import cli
 from skatdd.engine.solve import Solver
 from skatdd.formats.readers import parse_input

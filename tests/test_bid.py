@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
-from skatdd.analysis.best import GAME_ORDER
-from skatdd.analysis.bid import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
-from skatdd.analysis.discards import all_discards
-from skatdd.analysis.odds import odds
+from skatdd.analysis.best.api import GAME_ORDER
+from skatdd.analysis.best.discards import all_discards
+from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
+from skatdd.analysis.odds.api import odds
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game

@@ -18,7 +18,7 @@ MUST_HAVE_EXAMPLES = {
 }
 #: ``python -m skatdd`` runs the CLI when imported.
 NOT_IMPORTABLE = {"skatdd.__main__"}
-#: The layer subpackages; any other module below ``skatdd`` is a deprecated alias of an old path.
+#: The layer subpackages: every module below ``skatdd`` but ``__main__`` and ``version`` is in one.
 LAYERS = {"core", "formats", "engine", "analysis", "play", "runner", "present", "serve", "cli", "tools"}
 MODULES = sorted(
     {"skatdd"} | {f"skatdd.{layer}" for layer in LAYERS}

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import pytest
 
-from skatdd.analysis.realistic_deals import realistic_deals
+from skatdd.analysis.deals.realistic import realistic_deals
 from skatdd.core.cards import CARD_POINTS, Card, mask_of
 from skatdd.core.position import Position
 from skatdd.core.rules import Game, follow_group, power

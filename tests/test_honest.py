@@ -1,4 +1,4 @@
-"""Honest endgames (skatdd.analysis.honest) against a plain brute force over every declarer strategy."""
+"""Honest endgames (skatdd.analysis.honest.api) against a plain brute force over every declarer strategy."""
 from __future__ import annotations
 
 import random
@@ -6,9 +6,9 @@ import random
 import pytest
 
 from honest_brute import brute_honest, brute_pimc
-from skatdd.analysis.advise import WinRule, mover_view, world_position
-from skatdd.analysis.honest import HonestBudgetExceeded, honest_card_values
-from skatdd.analysis.worlds import World, WorldSpace
+from skatdd.analysis.advise.api import WinRule, mover_view, world_position
+from skatdd.analysis.honest.api import HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.worlds.draw import World, WorldSpace
 from skatdd.core.cards import CARD_POINTS
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from html_cases import null_game_json, with_single_dummy
-from skatdd.analysis.analyse import analyse_text
+from skatdd.analysis.analyse.api import analyse_text
 from skatdd.core.cards import card_name, parse_card
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import parse_iss

@@ -1,4 +1,4 @@
-"""Inference from the bidding and the play (skatdd.analysis.inference, inference_bids, inference_play)."""
+"""Inference from the bidding and the play (skatdd.analysis.inference.api, inference_bids, inference_play)."""
 from __future__ import annotations
 
 import math
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skatdd.analysis.advise import mover_view
-from skatdd.analysis.inference import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
-from skatdd.analysis.inference_bids import (
+from skatdd.analysis.advise.api import mover_view
+from skatdd.analysis.inference.api import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
+from skatdd.analysis.inference.bids import (
     Auction,
     auction_likelihood,
     bid_intervals,
@@ -18,8 +18,8 @@ from skatdd.analysis.inference_bids import (
     seat_likelihood,
     win_chance,
 )
-from skatdd.analysis.inference_play import card_probability, play_likelihood
-from skatdd.analysis.worlds import World, WorldSpace, hand_view
+from skatdd.analysis.inference.play import card_probability, play_likelihood
+from skatdd.analysis.worlds.draw import World, WorldSpace, hand_view
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.analyse import analyse_iss
+from skatdd.analysis.analyse.api import analyse_iss
 from skatdd.core.errors import ISSFormatError
 from skatdd.formats.iss import parse_iss, replay
 
@@ -106,7 +106,7 @@ def test_schneider_announced_does_not_end_early() -> None:
 
 def test_a_json_game_stopped_at_the_lost_schwarz_is_scored() -> None:
     # The grand hand schwarz of record 727 as a JSON deal: the same result as the server's.
-    from skatdd.analysis.analyse import analyse_spec
+    from skatdd.analysis.analyse.api import analyse_spec
     from skatdd.core.cards import format_cards
     from skatdd.formats.readers import position_from_json
 

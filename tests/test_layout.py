@@ -1,14 +1,15 @@
-"""The package's layers (issue #20): no import cycle, no upward import, old paths as deprecated aliases.
+"""The package's layers (issue #20): no import cycle, no upward import, no old path left anywhere.
 
 The imports are read from the source with :mod:`ast` (relative imports
 resolved), counting function-level imports and skipping ``if TYPE_CHECKING:``
-blocks, which never run.  Modules outside the layer subpackages (the old
-top-level paths, ``skatdd.readers``, ``skatdd.html``, ``skatdd.commands``) are
-the deprecated aliases and are left out of the graph.
+blocks, which never run.  The package root and ``__main__`` are outside the
+layers; every other module belongs to one.  The module paths removed in 0.2.0
+must not be named anywhere in the repository (CHANGELOG.md lists them).
 """
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,7 +44,7 @@ def module_name(path: Path) -> str:
 
 
 def is_layered(name: str) -> bool:
-    """Whether *name* is a module of a layer (not the package root, ``__main__`` or a deprecated alias)."""
+    """Whether *name* is a module of a layer (not the package root, ``__main__`` or ``version``)."""
     parts = name.split(".")
     return len(parts) > 1 and parts[1] in RANK
 
@@ -179,62 +180,50 @@ def test_the_package_imports_without_deprecation_warnings() -> None:
     assert run.returncode == 0, run.stderr
 
 
-OLD_PATHS = {
-    "skatdd.cards": "skatdd.core.cards", "skatdd.rules": "skatdd.core.rules", "skatdd.solve": "skatdd.engine.solve",
-    "skatdd.batch": "skatdd.runner.lines", "skatdd.generate": "skatdd.tools.generate",
-    "skatdd.readers.text": "skatdd.formats.text", "skatdd.html.render": "skatdd.present.html.render",
-    "skatdd.commands.common": "skatdd.cli.common", "skatdd._engine": "skatdd.engine._engine",
-}
+#: The module paths removed in 0.2.0 (CHANGELOG.md lists each with its new home).  Names that are also
+#: functions of the package (``skatdd.odds(...)``) are stale only as modules: ``skatdd.odds.X``,
+#: ``from skatdd.odds import``, ``import skatdd.odds``.
+REMOVED_MODULES = (
+    "_engine _moved _nullouvert batch bench best_games bid_skat bid_tasks cards cluster commands deal errors "
+    "game_lines generate html iss json_text memory nullouvert ordered outputs position readers reference report "
+    "resume rules scoring skat_rule solve spec stegen table worlds").split()
+REMOVED_FUNCTION_MODULES = ["advise", "analyse", "best", "bid", "odds"]
+#: Files that name removed paths on purpose: the changelog lists them, and this test.
+STALE_ALLOWED = {"CHANGELOG.md", "tests/test_layout.py"}
 
 
-@pytest.mark.parametrize(("old", "new"), sorted(OLD_PATHS.items()))
-def test_an_old_path_warns_and_is_the_moved_module(old: str, new: str) -> None:
-    run = _python(f"""
-import importlib, warnings
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    old = importlib.import_module({old!r})
-assert any(issubclass(w.category, DeprecationWarning) and {new!r} in str(w.message) for w in caught), caught
-assert old is importlib.import_module({new!r})
-""")
+def stale_path_pattern() -> re.Pattern[str]:
+    """A regex matching a use of a removed module path in code or prose."""
+    plain = "|".join(re.escape(name) for name in REMOVED_MODULES)
+    function = "|".join(re.escape(name) for name in REMOVED_FUNCTION_MODULES)
+    return re.compile(rf"\bskatdd\.(?:{plain})\b(?!\()|\bskatdd\.(?:{function})\.\w"
+                      rf"|(?:from|import) skatdd\.(?:{function})\b")
+
+
+def test_no_stale_module_path_anywhere() -> None:
+    root = SRC.parent
+    listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    pattern = stale_path_pattern()
+    found = []
+    for name in listed:
+        if name in STALE_ALLOWED or not name.endswith((".py", ".pyx", ".pxi", ".pyi", ".md", ".toml", ".yml", ".html",
+                                                       ".js", ".txt", ".cfg", ".in")):
+            continue
+        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        found += [f"{name}:{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if pattern.search(line)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("old", ["skatdd.cards", "skatdd.commands", "skatdd.readers", "skatdd.html", "skatdd._moved"])
+def test_a_removed_path_is_gone(old: str) -> None:
+    run = _python(f"import importlib\ntry:\n    importlib.import_module({old!r})\nexcept ModuleNotFoundError:\n"
+                  f"    raise SystemExit(0)\nraise SystemExit('still imports')")
     assert run.returncode == 0, run.stderr
 
 
-@pytest.mark.parametrize(("name", "new", "function"), [
-    ("advise", "skatdd.analysis.advise", "advise"), ("odds", "skatdd.analysis.odds", "odds"),
-    ("best", "skatdd.analysis.best", "best_contracts"), ("analyse", "skatdd.analysis.analyse", "analyse_text"),
-    ("bid", "skatdd.analysis.bid", "bid"),
-])
-def test_a_callable_old_module(name: str, new: str, function: str) -> None:
-    run = _python(f"""
-import importlib, inspect, warnings
-import skatdd
-moved = importlib.import_module({new!r})
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    from skatdd.{name} import {function} as imported
-assert any(issubclass(w.category, DeprecationWarning) for w in caught)
-assert imported is getattr(moved, {function!r})
-old = importlib.import_module("skatdd.{name}")
-assert skatdd.{name} is old and inspect.signature(old) == inspect.signature(skatdd._entry_point({name!r}))
-skatdd._DEFINED[{name!r}] = lambda *a, **k: ("called", a, k)     # calling the old module calls the package function
-assert skatdd.{name}(1, x=2) == ("called", (1,), {{"x": 2}}), skatdd.{name}
-old.marker = 5
-assert moved.marker == 5
-""")
-    assert run.returncode == 0, run.stderr
-
-
-def test_the_deal_shim_still_loads_a_deal() -> None:
-    run = _python("""
-import warnings
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    from skatdd.deal import load_deal
-assert any(issubclass(w.category, DeprecationWarning) for w in caught)
-from skatdd.core.rules import Game
-spec = load_deal("CJ SJ HA HT HK DA DT D9 D8 D7 / CA CT CK CQ C9 SA ST SK SQ S9 / HJ DJ C8 C7 S8 S7 HQ H9 H8 H7 / DK DQ",
-                 game=Game.DIAMONDS, declarer=0)
-assert spec.position().skat_points == 7
-""")
-    assert run.returncode == 0, run.stderr
+def test_the_stale_path_pattern() -> None:
+    pattern = stale_path_pattern()
+    assert pattern.search("from skatdd.cards import Card") and pattern.search("skatdd.odds.odds_report")
+    assert pattern.search("import skatdd.advise") and pattern.search("``skatdd.solve`` is the API")
+    assert not pattern.search("skatdd.odds(hand, seat=0)") and not pattern.search("skatdd.core.cards")
+    assert not pattern.search("skatdd.analyse(game)") and not pattern.search("skatdd.analysis.odds.api")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.worlds import SKAT
+from skatdd.analysis.worlds.draw import SKAT
 from skatdd.core.cards import CARD_POINTS, mask_of, parse_card, parse_cards
 from skatdd.core.errors import SkatddError
 from skatdd.core.position import Position

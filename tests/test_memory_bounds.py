@@ -1,6 +1,6 @@
 """Memory stays bounded whatever the number of worlds, and a run that could not finish is refused.
 
-The worlds are drawn lazily (skatdd.analysis.worlds.WorldDraw, sample_indices) and
+The worlds are drawn lazily (skatdd.analysis.worlds.draw.WorldDraw, sample_indices) and
 tallied as their results come back; the draws are the ones ``rng.sample``
 always gave, so every earlier output stays the same.  Checked here: the
 sampler against ``random.Random.sample`` itself, the worlds and the
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.advise import advise
-from skatdd.analysis.odds import MAX_KNOWN_SKAT_WORLDS, WorldConditionError, draw_worlds, odds
-from skatdd.analysis.worlds import (
+from skatdd.analysis.advise.api import advise
+from skatdd.analysis.odds.api import MAX_KNOWN_SKAT_WORLDS, WorldConditionError, draw_worlds, odds
+from skatdd.analysis.worlds.draw import (
     MAX_WORLDS,
     View,
     World,
@@ -163,9 +163,9 @@ def test_a_million_worlds_drawn_lazily_take_little_memory() -> None:
 #: Run in a subprocess: solve the first few chunks of a million-world run, then report the growth of the peak RSS.
 PROBE = """
 import random, resource, sys
-from skatdd.analysis.advise import WorldRunner, advise
+from skatdd.analysis.advise.api import WorldRunner, advise
 from skatdd.tools.generate import random_deal
-from skatdd.analysis.odds import odds
+from skatdd.analysis.odds.api import odds
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration

@@ -9,9 +9,9 @@ from itertools import combinations
 
 import pytest
 
-from skatdd.analysis.discards import discard_classes, discard_order_key
-from skatdd.analysis.odds import WorldConditionError, draw_worlds, odds, wilson_interval
-from skatdd.analysis.worlds import SKAT, View, WorldSpace, choose_worlds, hand_view
+from skatdd.analysis.best.discards import discard_classes, discard_order_key
+from skatdd.analysis.odds.api import WorldConditionError, draw_worlds, odds, wilson_interval
+from skatdd.analysis.worlds.draw import SKAT, View, WorldSpace, choose_worlds, hand_view
 from skatdd.core.cards import ALL_CARDS, cards_of, display_sorted, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DuplicateCardError, SkatddError
 from skatdd.core.position import Position
@@ -68,8 +68,8 @@ def test_known_skat_same_for_one_and_two_jobs() -> None:
 
 def test_known_skat_report_does_not_depend_on_the_order_of_the_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     """The games go to the workers longest first; any other order gives the same report, nodes included."""
-    import skatdd.analysis.odds as odds_module
-    from skatdd.analysis.odds_tasks import known_skat_order
+    import skatdd.analysis.odds.api as odds_module
+    from skatdd.analysis.odds.tasks import known_skat_order
 
     kwargs = dict(seat=1, skat="S7 D7", games=["hearts", "null", "grand", "diamonds"], worlds=5, seed=4,
                   solver=Solver(tt_mb=TT))

@@ -3,7 +3,7 @@
 The band-only path must report exactly what the points path reports apart
 from ``mean_points`` (then ``null``), ``nodes`` and ``seconds``: checked on
 hands with the skat unseen and known, at bids whose overbids tie bands'
-scores (the tie rule of :mod:`skatdd.analysis.odds_pickup`), with weighted
+scores (the tie rule of :mod:`skatdd.analysis.odds.pickup`), with weighted
 worlds; the tie rule itself against a brute force over random outcomes.
 Brute force over every discard on enumerable views: tests/test_odds.py
 (both paths).
@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from cli_runner import run_skatdd
-from skatdd.analysis.bands import Probe, band_of
-from skatdd.analysis.discard_ranking import rank_probes, settle_band
-from skatdd.analysis.discards import DiscardClass
-from skatdd.analysis.odds import odds
-from skatdd.analysis.odds_pickup import _tied_band
+from skatdd.analysis.best.bands import Probe, band_of
+from skatdd.analysis.best.discards import DiscardClass
+from skatdd.analysis.odds.api import odds
+from skatdd.analysis.odds.discard_ranking import rank_probes, settle_band
+from skatdd.analysis.odds.pickup import _tied_band
 from skatdd.core.cards import points_of
 from skatdd.core.errors import SkatddError
 from skatdd.engine.solve import Solver

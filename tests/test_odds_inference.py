@@ -11,19 +11,19 @@ import random
 import pytest
 
 from cli_runner import run_skatdd
-from skatdd.analysis.bands import Bands, Probe, band_of
-from skatdd.analysis.best import SeatSearch
-from skatdd.analysis.discard_ranking import discard_classes_of, dominance_links, settle
-from skatdd.analysis.discards import discard_order_key
-from skatdd.analysis.inference import effective_size
-from skatdd.analysis.inference_bids import bid_intervals
-from skatdd.analysis.odds import odds
-from skatdd.analysis.odds_draw import bid_weighted_draw
-from skatdd.analysis.odds_input import parse_auction
-from skatdd.analysis.odds_pickup import undominated
-from skatdd.analysis.odds_report import world_outcome
-from skatdd.analysis.odds_tasks import OddsJob, solve_world
-from skatdd.analysis.worlds import choose_worlds, hand_view
+from skatdd.analysis.best.api import SeatSearch
+from skatdd.analysis.best.bands import Bands, Probe, band_of
+from skatdd.analysis.best.discards import discard_order_key
+from skatdd.analysis.inference.api import effective_size
+from skatdd.analysis.inference.bids import bid_intervals
+from skatdd.analysis.odds.api import odds
+from skatdd.analysis.odds.discard_ranking import discard_classes_of, dominance_links, settle
+from skatdd.analysis.odds.draw import bid_weighted_draw
+from skatdd.analysis.odds.input import parse_auction
+from skatdd.analysis.odds.pickup import undominated
+from skatdd.analysis.odds.results import world_outcome
+from skatdd.analysis.odds.tasks import OddsJob, solve_world
+from skatdd.analysis.worlds.draw import choose_worlds, hand_view
 from skatdd.core.cards import parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from skatdd.analysis.odds import odds
+from skatdd.analysis.odds.api import odds
 from skatdd.cli import cli
 from skatdd.core.errors import ScoringError
 from skatdd.core.rules import Game

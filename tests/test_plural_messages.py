@@ -7,7 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from skatdd.analysis.best import best_contracts
+from skatdd.analysis.best.api import best_contracts
 from skatdd.cli import cli
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DealFormatError, plural
@@ -59,9 +59,9 @@ def test_one_worker_is_one_worker() -> None:
 
 
 def test_one_weight_and_one_world_in_an_honest_search() -> None:
-    from skatdd.analysis.advise import mover_view
-    from skatdd.analysis.honest import honest_card_values
-    from skatdd.analysis.worlds import WorldSpace
+    from skatdd.analysis.advise.api import mover_view
+    from skatdd.analysis.honest.api import honest_card_values
+    from skatdd.analysis.worlds.draw import WorldSpace
     from skatdd.core.scoring import Declaration
 
     hands = [mask_of(parse_cards(h)) for h in ("CJ SJ", "HJ DJ", "CA CT")]

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from skatdd.analysis.analyse import analyse_iss
+from skatdd.analysis.analyse.api import analyse_iss
 from skatdd.cli import cli
 from skatdd.core.errors import DealFormatError, ScoringError
 from skatdd.core.rules import Game

@@ -122,8 +122,8 @@ def resolve(name: str) -> object:
     return found
 
 
-#: The pages and the names they mention; docs/architecture.md names the deprecated paths on purpose.
-PAGES = [ROOT / "README.md", *(p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "architecture.md")]
+#: The pages and the names they mention.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 NAMES = sorted({(p.name, name) for p in PAGES
                 for name in re.findall(r"\bskatdd(?:\.[A-Za-z_]\w*)+", p.read_text(encoding="utf-8"))})
 
@@ -134,7 +134,7 @@ def test_every_name_the_pages_mention_exists_at_its_path(page: str, name: str) -
         warnings.simplefilter("always")
         resolve(name)
     deprecated = [w for w in caught if issubclass(w.category, DeprecationWarning) and "skatdd" in str(w.message)]
-    assert not deprecated, f"{page} names {name}, an old path: {deprecated[0].message}"
+    assert not deprecated, f"{page} names {name}, which warns: {deprecated[0].message}"
 
 
 # --------------------------------------------------------------------------- docs/cli.md against --help

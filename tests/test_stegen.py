@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from skatdd.analysis.skat_rule import skat_rule
-from skatdd.analysis.stegen import THRESHOLD, stegen_count, ten_card_matadors
+from skatdd.analysis.bid.skat_rule import skat_rule
+from skatdd.analysis.bid.stegen import THRESHOLD, stegen_count, ten_card_matadors
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import CardCountError
 from skatdd.core.rules import Game

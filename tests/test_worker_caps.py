@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.worlds import choose_worlds, hand_view
+from skatdd.analysis.worlds.draw import choose_worlds, hand_view
 from skatdd.cli import main
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import SkatddError

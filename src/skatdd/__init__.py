@@ -36,11 +36,6 @@ The cards, the input and the solver are imported with the package; the
 commands' logic (``advise``, ``odds``, ``bid``, ``null_ouvert``,
 ``match``) is imported on first use (PEP 562), so ``import skatdd`` stays
 light.
-
-``skatdd.analyse``, ``skatdd.advise``, ``skatdd.odds``, ``skatdd.best`` and
-``skatdd.bid`` were also module paths before the layers (issue #20); those
-deprecated modules are callable (:mod:`skatdd._moved`), so the name calls
-the same function whether or not old code imported the module.
 """
 from __future__ import annotations
 
@@ -56,21 +51,20 @@ from .core.scoring import score_game as score
 from .engine.solve import Solver
 from .formats.readers import load_deal
 from .formats.spec import GameSpec
+from .version import __version__
 
 if TYPE_CHECKING:
     # Type checkers see the lazy entry points as the functions they are.
-    from collections.abc import Callable
 
-    from .analysis.advise import advise as advise
-    from .analysis.analyse import analyse as analyse
-    from .analysis.best import SeatReport
-    from .analysis.bid import bid as bid
-    from .analysis.odds import odds as odds
+    from .analysis.advise.api import advise as advise
+    from .analysis.analyse.api import analyse as analyse
+    from .analysis.best.api import SeatReport
+    from .analysis.bid.api import bid as bid
+    from .analysis.odds.api import odds as odds
     from .engine.nullouvert import analyse as null_ouvert
     from .formats.deal_input import DealInput
     from .play.match import match as match
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Card",
@@ -121,13 +115,13 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
 
     *deal* is text (deal text, a JSON object or an ISS record; never a path)
     or a :class:`~skatdd.formats.deal_input.DealInput`, and must show the
-    hands and skat as dealt.  One :class:`~skatdd.analysis.best.SeatReport`
+    hands and skat as dealt.  One :class:`~skatdd.analysis.best.api.SeatReport`
     for *declarer* (default: the input's own declarer), or one for each seat
     when there is none; *bid* defaults to the input's own.  *solver*
     (default: a new one) is reused when given; *all_lines* gives every
     option its line.  Raises :class:`SkatddError` subclasses for bad input.
     """
-    from .analysis.best import best_all_seats
+    from .analysis.best.api import best_all_seats
     from .formats.readers import parse_input
 
     found = parse_input(deal) if isinstance(deal, str) else deal
@@ -137,35 +131,20 @@ def best(deal: str | DealInput, *, declarer: int | None = None, bid: int | None 
                           all_lines=all_lines, seats=[seat] if seat is not None else [0, 1, 2])
 
 
-#: The entry points defined here, by name (what the callable old modules call; see :func:`_entry_point`).
-_DEFINED: dict[str, Callable[..., Any]] = {"best": best}
 #: Name -> (module, function) of the entry points imported on first use.
 _LAZY: dict[str, tuple[str, str]] = {
-    "advise": ("skatdd.analysis.advise", "advise"),
-    "analyse": ("skatdd.analysis.analyse", "analyse"),
-    "bid": ("skatdd.analysis.bid", "bid"),
+    "advise": ("skatdd.analysis.advise.api", "advise"),
+    "analyse": ("skatdd.analysis.analyse.api", "analyse"),
+    "bid": ("skatdd.analysis.bid.api", "bid"),
     "match": ("skatdd.play.match", "match"),
     "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),
-    "odds": ("skatdd.analysis.odds", "odds"),
+    "odds": ("skatdd.analysis.odds.api", "odds"),
 }
-
-
-def _entry_point(name: str) -> Callable[..., Any]:
-    """The function ``skatdd.<name>`` stands for, importing its module.
-
-    It does not depend on what the package attribute holds now: importing a
-    deprecated old module of the same name (``skatdd.advise``) binds the
-    attribute to that module, which calls this function's answer.
-    """
-    if name in _DEFINED:
-        return _DEFINED[name]
-    module, function = _LAZY[name]
-    found: Callable[..., Any] = getattr(_importlib.import_module(module), function)
-    return found
 
 
 def __getattr__(name: str) -> Any:
     """The entry points not imported yet (PEP 562): imported now and kept as the package attribute."""
     if name in _LAZY:
-        return globals().setdefault(name, _entry_point(name))
+        module, function = _LAZY[name]
+        return globals().setdefault(name, getattr(_importlib.import_module(module), function))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,12 +1,20 @@
-"""Hand and game analysis built on the solver: game reviews, best contracts, worlds, advice, odds, bidding.
+"""Hand and game analysis built on the solver, one subpackage per family.
 
-Holds :mod:`.analyse` (with :mod:`.analyse_results`, :mod:`.card_walk`, :mod:`.stakes`),
-:mod:`.best` (with :mod:`.best_results`, :mod:`.bands`, :mod:`.discards`, :mod:`.discard_heuristic`,
-:mod:`.best_games`), :mod:`.worlds`, :mod:`.advise` (with :mod:`.advice`, :mod:`.world_values`,
-:mod:`.world_runner`), :mod:`.inference` (with :mod:`.inference_bids`, :mod:`.inference_play`),
-:mod:`.honest`, :mod:`.odds` (with :mod:`.odds_input`, :mod:`.odds_draw`, :mod:`.odds_tasks`,
-:mod:`.discard_ranking`, :mod:`.odds_report`, :mod:`.odds_stats`), :mod:`.bid` (with :mod:`.bid_tasks`,
-:mod:`.bid_skat`, :mod:`.bid_report`, :mod:`.stegen`, :mod:`.skat_rule`), the hand evaluator
-:mod:`.contract_evaluation` and :mod:`.realistic_deals`.  May import :mod:`skatdd.core`,
-:mod:`skatdd.formats`, :mod:`skatdd.engine` and :mod:`skatdd.runner` (many-line jobs).
+Every family names its modules alike: ``api`` holds the entry points a user or a command calls, and
+``results`` the result classes they return (each with ``to_json()``).  The families, bottom-up
+(a family imports only those listed before it, never another's private names; tests/test_layout.py
+checks the order):
+
+* :mod:`.worlds`: what a seat knows and the worlds consistent with it; one world's results;
+* :mod:`.deals`: judging hands by counting rules, realistic deals;
+* :mod:`.inference`: worlds weighed by what the bidding and the play showed;
+* :mod:`.honest`: the honest declarer's endgame search;
+* :mod:`.best`: the best contract of a deal, with its score bands and discards;
+* :mod:`.advise`: single-dummy advice and the runner of a decision's worlds;
+* :mod:`.odds`: a hand's chances, before or after the pick-up;
+* :mod:`.bid`: how high to bid;
+* :mod:`.analyse`: a played game reviewed card by card.
+
+May import :mod:`skatdd.core`, :mod:`skatdd.formats`, :mod:`skatdd.engine` and :mod:`skatdd.runner`
+(many-line jobs).
 """

@@ -5,7 +5,7 @@ a JSON deal (the position after its ``played`` cards, or after the first
 ``--after K`` of them), an ISS record (before its first card, or after the
 first ``--after K`` cards of its play), or deal text with ``--game`` and
 ``--declarer``; ``--played`` then plays more cards.  The full deal is given
-for convenience, but only the mover's view is used (:mod:`skatdd.analysis.advise`).
+for convenience, but only the mover's view is used (:mod:`skatdd.analysis.advise.api`).
 Deal text names no declaration: the declarer is taken to have picked up
 the skat (he knows his discard) and announced nothing; a JSON deal's
 ``hand``/``announce`` and an ISS record's declaration are used as given.
@@ -13,7 +13,7 @@ the skat (he knows his discard) and announced nothing; a JSON deal's
 The worlds are drawn in this process from ``generator(--seed)`` (:mod:`skatdd.core.seeds`) and
 then solved on ``--jobs`` worker processes, so the answer does not depend
 on ``--jobs``.  ``--inference`` weighs them by the input's auction (an ISS
-record's moves, a JSON deal's ``bids``: :func:`skatdd.analysis.inference.input_auction`)
+record's moves, a JSON deal's ``bids``: :func:`skatdd.analysis.inference.api.input_auction`)
 and the cards played; ``--honest`` adds the declarer's honest endgame
 values (docs/inference.md).  The ``sd_*`` helpers and the shared options
 serve ``skatdd analyse --worlds`` too.  A progress bar goes to stderr when it is a terminal; Ctrl-C
@@ -29,7 +29,7 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from skatdd.analysis.advise import (
+from skatdd.analysis.advise.api import (
     DEFAULT_SEED,
     DEFAULT_WORLDS,
     MAX_HONEST_TRICKS,
@@ -39,10 +39,10 @@ from skatdd.analysis.advise import (
     advise,
     honest_refusal,
 )
-from skatdd.analysis.analyse import CardAnalysis, GameAnalysis
-from skatdd.analysis.honest import DEFAULT_TRICKS
-from skatdd.analysis.inference import INFERENCES, input_auction
-from skatdd.analysis.worlds import SKAT
+from skatdd.analysis.analyse.api import CardAnalysis, GameAnalysis
+from skatdd.analysis.honest.api import DEFAULT_TRICKS
+from skatdd.analysis.inference.api import INFERENCES, input_auction
+from skatdd.analysis.worlds.draw import SKAT
 from skatdd.core.cards import card_symbol
 from skatdd.core.errors import DealFormatError, plural
 from skatdd.core.position import Position

@@ -31,7 +31,7 @@ For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster and
 ``batch``.  ``--table FILE.parquet|FILE.csv`` also writes one row per
 analysed game (:mod:`skatdd.present.table`; a single game gives a one-row table),
 and ``-o`` takes a single game's report too.
-The analysis itself lives in :mod:`skatdd.analysis.analyse`.
+The analysis itself lives in :mod:`skatdd.analysis.analyse.api`.
 """
 from __future__ import annotations
 
@@ -42,10 +42,10 @@ from typing import NamedTuple
 
 import click
 
-from skatdd.analysis.advise import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
-from skatdd.analysis.analyse import GameAnalysis, analyse_lines, analyse_text, game_line_id
-from skatdd.analysis.inference import input_auction
-from skatdd.analysis.worlds import MAX_WORLDS, WorldCountError
+from skatdd.analysis.advise.api import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
+from skatdd.analysis.analyse.api import GameAnalysis, analyse_lines, analyse_text, game_line_id
+from skatdd.analysis.inference.api import input_auction
+from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
 from skatdd.core.cards import CARD_POINTS, Card, card_symbol
 from skatdd.core.errors import SkatddError, plural
 from skatdd.core.position import Position

@@ -19,7 +19,7 @@ Every input is read by :mod:`skatdd.formats.readers`, so ``best`` refuses exactl
 what ``solve`` refuses.  The deal's own declarer and bid (JSON, ISS) are the
 defaults for ``--declarer`` and ``--bid``.  Without a declarer every seat is
 reported, so a player can see who should have played.  The analysis is
-:func:`skatdd.analysis.best.best_contracts`; this module reads the input and prints.
+:func:`skatdd.analysis.best.api.best_contracts`; this module reads the input and prints.
 
 Bad input exits 2 with a one-line message naming the token (a card, a group,
 a JSON field, an ISS move).  A progress bar goes to stderr when it is a
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import click
 
-from skatdd.analysis.best import Option, SeatReport, option_position
-from skatdd.analysis.best_games import best_for_input, best_lines, best_record
+from skatdd.analysis.best.api import Option, SeatReport, option_position
+from skatdd.analysis.best.games import best_for_input, best_lines, best_record
 from skatdd.core.cards import Card, Mask, card_symbol
 from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from skatdd.engine.solve import Solver

@@ -1,9 +1,9 @@
 """``skatdd bid``: how high to bid with ten cards and what to play, honest about the skat (docs/cli.md).
 
 HAND is the seat's ten dealt cards (one argument or several), ``--seat``
-its seat.  The computation is :func:`skatdd.analysis.bid.bid`; this module reads the
+its seat.  The computation is :func:`skatdd.analysis.bid.api.bid`; this module reads the
 options, shows a progress bar on a terminal (stderr) and prints.  ``--json``
-prints :meth:`skatdd.analysis.bid.BidReport.to_json`.
+prints :meth:`skatdd.analysis.bid.api.BidReport.to_json`.
 
 Bad input (an unknown or duplicate card, not ten cards, an unknown seat,
 ``--worlds 0``) exits 2 with a one-line message; Ctrl-C stops the workers
@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from skatdd.analysis.bid import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, SKAT_PAIRS, BidReport, GameOption, Pick, bid
+from skatdd.analysis.bid.api import DEFAULT_SKATS, DEFAULT_WORLDS, PICK_UP, SKAT_PAIRS, BidReport, GameOption, Pick, bid
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver
 from skatdd.present.report import format_hand

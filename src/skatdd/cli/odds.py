@@ -2,9 +2,9 @@
 
 HAND is the seat's ten cards as dealt (one argument or several); ``--seat``
 its seat (forehand leads); ``--skat`` the two cards it picked up, if it has.
-The computation is :func:`skatdd.analysis.odds.odds`; this module reads the options,
+The computation is :func:`skatdd.analysis.odds.api.odds`; this module reads the options,
 shows a progress bar on a terminal (stderr) and prints.  ``--json`` prints
-:meth:`skatdd.analysis.odds.OddsReport.to_json`.
+:meth:`skatdd.analysis.odds.api.OddsReport.to_json`.
 
 Bad input (an unknown or duplicate card, not ten cards, a skat card in the
 hand, an unknown seat, ``--worlds 0``, an inference odds cannot use, a bad
@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import click
 
-from skatdd.analysis.inference import INFERENCES
-from skatdd.analysis.odds import DEFAULT_WORLDS, OddsReport, OptionOdds, odds
-from skatdd.analysis.odds_input import parse_auction
+from skatdd.analysis.inference.api import INFERENCES
+from skatdd.analysis.odds.api import DEFAULT_WORLDS, OddsReport, OptionOdds, odds
+from skatdd.analysis.odds.input import parse_auction
 from skatdd.core.cards import Card, card_symbol
 from skatdd.core.rules import SEAT_NAMES, Game
 from skatdd.core.scoring import MIN_BID

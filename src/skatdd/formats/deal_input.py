@@ -35,7 +35,7 @@ class DealInput:
             order (a number as text, ``"y"`` hold, ``"p"`` pass): an ISS
             record's bidding, a JSON object's ``bids`` field; empty for deal
             text.  Checked for form only; whether each move is a legal bid
-            is the inference's to say (:func:`skatdd.analysis.inference.input_auction`).
+            is the inference's to say (:func:`skatdd.analysis.inference.api.input_auction`).
         path: the file the input came from, ``None`` for an argument.
         warnings: what is wrong with the input but does not stop it from
             being used, one line each (an ISS record whose ``v:`` or ``p:``

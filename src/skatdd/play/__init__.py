@@ -11,7 +11,7 @@
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals.
 
 May import core, formats, engine, runner (a match runs its games as lines) and analysis
-(generated deals come from :mod:`skatdd.analysis.realistic_deals`).
+(generated deals come from :mod:`skatdd.analysis.deals.realistic`).
 """
 from __future__ import annotations
 

@@ -5,13 +5,13 @@ Named on the command line (:func:`advanced_player`, reached through
 
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
-    :func:`skatdd.analysis.inference.weighted_worlds` with that inference: each
+    :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference: each
     world's double-dummy results count with its weight; the best card for
     the side by weighted win fraction, then weighted mean card points.
 ``alphamu:N:K``
     plain PIMC over N uniform worlds until the declarer has at most K cards;
     from then on the declarer plays the best honest card
-    (:func:`skatdd.analysis.honest.honest_card_values` over the same N worlds: highest
+    (:func:`skatdd.analysis.honest.api.honest_card_values` over the same N worlds: highest
     ``honest_win``, then ``pimc_win``, then PIMC's mean points).  Defenders
     play PIMC throughout.  A search that exceeds its node budget falls back
     to PIMC for that card.  ``alphamu:N:K+bids`` (or ``+play``, ``+all``)
@@ -27,10 +27,10 @@ import functools
 import random
 from collections.abc import Sequence
 
-from skatdd.analysis.advise import WinRule, card_results, world_position
-from skatdd.analysis.honest import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
-from skatdd.analysis.inference import INFERENCES, Evidence, weighted_worlds
-from skatdd.analysis.worlds import World
+from skatdd.analysis.advise.api import WinRule, card_results, world_position
+from skatdd.analysis.honest.api import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
+from skatdd.analysis.inference.api import INFERENCES, Evidence, weighted_worlds
+from skatdd.analysis.worlds.draw import World
 from skatdd.core.cards import Card
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.position import Position
@@ -48,7 +48,7 @@ def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[floa
 
     The declarer maximises the pair, a defender minimises it.  Each world is
     solved double-dummy in this thread's solver (emptied before each world,
-    as :mod:`skatdd.analysis.advise` does).
+    as :mod:`skatdd.analysis.advise.api` does).
     """
     solver = thread_solver()
     total = sum(weights)

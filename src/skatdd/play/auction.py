@@ -1,6 +1,6 @@
 """The auction a generated deal is given, so that its players hear bids as at a real table.
 
-The realistic generator (:func:`skatdd.analysis.realistic_deals.realistic_deal`) picks the
+The realistic generator (:func:`skatdd.analysis.deals.realistic.realistic_deal`) picks the
 declarer and his contract but runs no auction.  A match's players are told
 the bids heard (:attr:`skatdd.play.state.PlayerState.bids`), so a generated
 deal gets an auction derived from what the generator found, by these rules:
@@ -111,7 +111,7 @@ def derived_auction(limits: Mapping[int, int], declarer: int) -> tuple[list[tupl
 def generated_auction(hands: list[Mask], skat: Mask, declarer: int, game: Game,
                       playable: list[dict[str, object]]) -> tuple[list[tuple[int, str]], int]:
     """The auction of a generated deal: the hands and skat as dealt, the declarer and his contract, and the
-    generator's list of playable contracts (``{"seat", "game", ...}``, :func:`skatdd.analysis.realistic_deals.realistic_deal`).
+    generator's list of playable contracts (``{"seat", "game", ...}``, :func:`skatdd.analysis.deals.realistic.realistic_deal`).
     """
     limits = {seat: 0 for seat in range(3)}
     for entry in playable:

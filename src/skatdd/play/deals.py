@@ -9,7 +9,7 @@ lead (:meth:`MatchDeal.start_position`).
 Sources:
 
 * :func:`generated_deal`: deal *index* of seed *S* is
-  :func:`skatdd.analysis.realistic_deals.realistic_deal` drawn from its own generator
+  :func:`skatdd.analysis.deals.realistic.realistic_deal` drawn from its own generator
   (seeded from S and the index, so a deal does not depend on how many
   there are or on which process makes it), with the generator's declarer,
   contract and discard, and the auction of :mod:`skatdd.play.auction`.
@@ -41,8 +41,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from skatdd.analysis.inference import input_auction
-from skatdd.analysis.realistic_deals import realistic_deal
+from skatdd.analysis.deals.realistic import realistic_deal
+from skatdd.analysis.inference.api import input_auction
 from skatdd.core.cards import Mask, format_mask, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position

@@ -18,7 +18,7 @@ declarer scores the game value + 50 when he wins, -2 x value - 50 when he
 loses, and each defender 40 when the declarer loses.  A's *edge* on the deal
 is A's total over the two games (declarer in the first, both defenders in
 the second) minus B's.  Every card is also judged double-dummy
-(:func:`skatdd.analysis.analyse.analyse_cards`: its cost to its side), and the deal's
+(:func:`skatdd.analysis.analyse.api.analyse_cards`: its cost to its side), and the deal's
 double-dummy value at the first lead is recorded.
 
 A player fails the deal -- not the match -- when it returns a card that is
@@ -49,8 +49,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from skatdd.analysis.advise import WinRule
-from skatdd.analysis.analyse import analyse_cards
+from skatdd.analysis.advise.api import WinRule
+from skatdd.analysis.analyse.api import analyse_cards
 from skatdd.core.cards import Card, card_name, parse_card, points_of
 from skatdd.core.errors import ScoringError, quote
 from skatdd.core.position import Position

@@ -17,7 +17,7 @@ Built-in players, named on the command line (:func:`skatdd.play.loading.load_pla
     rule-based play from common Skat advice (:mod:`skatdd.play.heuristic`,
     every rule documented there); no search, no randomness.
 ``pimc`` / ``pimc:N``
-    the card :func:`skatdd.analysis.advise.advise` would choose over N worlds
+    the card :func:`skatdd.analysis.advise.api.advise` would choose over N worlds
     (default :data:`DEFAULT_PIMC_WORLDS`): perfect-information Monte Carlo
     over the worlds the seat cannot tell apart, drawn uniformly (all of them
     when there are at most N), each solved double-dummy; the best card for
@@ -49,8 +49,8 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from skatdd.analysis.advise import WinRule, WorldRunner, advise, card_results
-from skatdd.analysis.worlds import WorldSpace
+from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, card_results
+from skatdd.analysis.worlds.draw import WorldSpace
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
@@ -141,7 +141,7 @@ class RandomPlayer:
 
 
 class PimcPlayer:
-    """The card :func:`~skatdd.analysis.advise.advise` chooses over *worlds* worlds of the state's view.
+    """The card :func:`~skatdd.analysis.advise.api.advise` chooses over *worlds* worlds of the state's view.
 
     The worlds of each card are drawn with a seed taken from
     ``random.Random(seed)``, one per decision.  A forced card (one legal

@@ -12,7 +12,7 @@ holds exactly what that seat can know at the table, and nothing else:
 * the skat only for a declarer who picked it up: the two cards he put away
   (his discard); in an ouvert game, for a defender, the declarer's cards;
 * :attr:`PlayerState.view`: the same knowledge as a
-  :class:`skatdd.analysis.worlds.View` (with the voids the play revealed), to count
+  :class:`skatdd.analysis.worlds.draw.View` (with the voids the play revealed), to count
   and draw the worlds the seat cannot tell apart; :meth:`PlayerState.position`
   turns such a world into a :class:`~skatdd.core.position.Position` the solvers take.
 
@@ -40,8 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skatdd.analysis.advise import mover_view
-from skatdd.analysis.worlds import View, World
+from skatdd.analysis.advise.api import mover_view
+from skatdd.analysis.worlds.draw import View, World
 from skatdd.core.cards import Card, CardSet, card_name, display_sorted, format_mask
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -82,8 +82,8 @@ class PlayerState:
             ``None`` for everyone else (a defender, a hand game).
         open_hand: in an ouvert game, for a defender, the declarer's cards
             now; ``None`` otherwise.
-        view: the same knowledge as a :class:`skatdd.analysis.worlds.View`, the
-            voids included, for :func:`skatdd.analysis.worlds.choose_worlds`.
+        view: the same knowledge as a :class:`skatdd.analysis.worlds.draw.View`, the
+            voids included, for :func:`skatdd.analysis.worlds.draw.choose_worlds`.
     """
 
     seat: int
@@ -119,8 +119,8 @@ class PlayerState:
 
         The hands are those of *world* before the played cards, the skat its
         skat, and every card of :attr:`played` is played again, so the
-        position's own view (:func:`skatdd.analysis.advise.mover_view`) equals
-        :attr:`view` and every solver and :func:`skatdd.analysis.advise.advise` take it.
+        position's own view (:func:`skatdd.analysis.advise.api.mover_view`) equals
+        :attr:`view` and every solver and :func:`skatdd.analysis.advise.api.advise` take it.
         Raises :class:`~skatdd.core.errors.IllegalPlayError` for a world that does
         not fit the view.
         """

@@ -10,7 +10,7 @@ records of an earlier, interrupted run first (``--resume``).
 Per player, as declarer: the win rate and the mean card points (suit and
 grand games only: a null declarer's points mean nothing); the same per game
 type (grand, suit, null).  Per player, the mean double-dummy cost per card
-(:mod:`skatdd.analysis.analyse`'s measure: what a card lost for its side against
+(:mod:`skatdd.analysis.analyse.api`'s measure: what a card lost for its side against
 double-dummy play from there on), apart for suit and grand (card points) and
 null (1 when a card turned its side's double-dummy win into a loss).
 

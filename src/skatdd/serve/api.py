@@ -11,7 +11,7 @@
   options (so a bad value gets the CLI's message: the one import of
   :mod:`skatdd.cli` here), the position read as the command reads it
   (:func:`skatdd.formats.position_input.advice_position`), and the answer is
-  :meth:`skatdd.analysis.advise.Advice.to_json`, the object ``skatdd advise --json``
+  :meth:`skatdd.analysis.advise.api.Advice.to_json`, the object ``skatdd advise --json``
   prints.
 
 The solver's table is emptied before each of these, so ``nodes`` is the
@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from skatdd.analysis.advise import WorldRunner, advise
+from skatdd.analysis.advise.api import WorldRunner, advise
 from skatdd.cli.advise import command as advise_command
 from skatdd.core.errors import SkatddError, plural, quote, shorten_quoted
 from skatdd.core.rules import Game

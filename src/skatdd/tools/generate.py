@@ -8,8 +8,8 @@
   :func:`skatdd.formats.readers.position_from_json`, like every other JSON input).
 
 The realistic deals (:func:`realistic_deal`, :func:`realistic_deals`,
-:mod:`skatdd.analysis.realistic_deals`) and the hand evaluator
-(:func:`evaluate_contract`, :mod:`skatdd.analysis.contract_evaluation`) live
+:mod:`skatdd.analysis.deals.realistic`) and the hand evaluator
+(:func:`evaluate_contract`, :mod:`skatdd.analysis.deals.evaluation`) live
 in analysis; they are re-exported here, where the tests and benchmarks have
 always found them.  Every function takes its randomness from the
 ``random.Random`` it is given (or a seed), so results are reproducible.
@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from skatdd.analysis.contract_evaluation import ContractEvaluation, evaluate_contract, null_danger
-from skatdd.analysis.realistic_deals import realistic_deal, realistic_deals
+from skatdd.analysis.deals.evaluation import ContractEvaluation, evaluate_contract, null_danger
+from skatdd.analysis.deals.realistic import realistic_deal, realistic_deals
 from skatdd.core.cards import format_cards, format_mask
 from skatdd.core.dealing import random_deal
 from skatdd.core.position import Position

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from skatdd.analysis.analyse import GameAnalysis
+from skatdd.analysis.analyse.api import GameAnalysis
 from skatdd.core.errors import OutputError
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.formats.iss import parse_iss

@@ -2,8 +2,8 @@
 
 Each page is one file: CSS, script and data inline, no network access, so it
 opens from disk in any browser.  The pages are fed from the commands' own
-JSON (:meth:`skatdd.analysis.analyse.GameAnalysis.to_json`,
-:meth:`skatdd.analysis.best.SeatReport.to_json`) plus what JSON leaves out and a page
+JSON (:meth:`skatdd.analysis.analyse.api.GameAnalysis.to_json`,
+:meth:`skatdd.analysis.best.api.SeatReport.to_json`) plus what JSON leaves out and a page
 needs to draw the cards: the hands at the start, the players and the
 declaration (:class:`GameFacts`).  So a page and ``--json`` never disagree.
 
@@ -43,8 +43,8 @@ from typing import Any
 
 import jinja2
 
-from skatdd.analysis.analyse import GameAnalysis
-from skatdd.analysis.best import SeatReport, option_position
+from skatdd.analysis.analyse.api import GameAnalysis
+from skatdd.analysis.best.api import SeatReport, option_position
 from skatdd.core.cards import CARD_POINTS, SUIT_LETTERS, Card, Mask, card_name, card_symbol, cards_of, display_sorted, parse_card
 from skatdd.core.position import Position
 from skatdd.core.rules import SEAT_NAMES, Game

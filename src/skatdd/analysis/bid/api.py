@@ -1,0 +1,306 @@
+"""How high to bid with ten cards, and what to play (``skatdd bid``), honest about the skat.
+
+A player holding ten cards before the auction asks *up to which bid does
+declaring beat passing, and with what game?*  :func:`bid` answers it for
+every bid of the Skat ladder (:func:`bid_ladder`: every possible game
+value, 18, 20, 22, 23, 24, 27, ...) from the lowest up to the highest at
+which any declaration wins in some evaluated world, in list (ISkO) scoring
+and in tournament (Seeger-Fabian) scoring.
+
+The worlds: nested Monte Carlo
+------------------------------
+S skats are drawn from the 231 pairs of the 22 unseen cards (all of them
+when S >= 231), uniformly without repeats, from one ``random.Random(seed)``,
+and for each skat a seed for its worlds; then W worlds (splits of the other
+twenty cards between the two defenders) are drawn for each skat exactly as
+``skatdd odds HAND --skat SKAT --worlds W --seed SEED`` draws them
+(:func:`skatdd.analysis.odds.draw.draw_worlds`).  Every (skat, world) pair is one lie of
+all 22 unseen cards, uniformly distributed, so the S x W pairs also serve
+the hand games: every declaration is scored on the very same worlds.
+
+The declarations at a bid
+-------------------------
+* **Hand games**: grand and the four suits, each plain, schneider
+  announced, schwarz announced and ouvert, and null hand and null ouvert
+  hand (a null only while its fixed value reaches the bid).  A declaration
+  is made before the play, so it is one choice over all the worlds; the
+  announcements are candidates of their own, so one is chosen exactly where
+  it raises the expectation.
+* **Pick up** (the honest pick-up): the declarer sees the skat, then
+  chooses the game and discard with the highest mean over *that skat's* W
+  worlds -- the worlds consistent with his twelve cards -- not the best of
+  each world.  For each skat this is the computation of ``odds --skat``
+  (:func:`skatdd.analysis.odds.discard_ranking.rank_probes` on :func:`skatdd.analysis.odds.discard_ranking.discard_probes`,
+  equivalent discards searched once, threshold questions only), run for
+  each score table the bid can impose: a picked-up suit or grand game with
+  matadors m is worth v0 = base x (m + 1) plain, v1 with schneider, v2 with
+  schwarz; at a bid up to v0 it is scored as usual, above v0 only a
+  schneider wins (the rest is overbid: lost, charged v1), above v1 only
+  schwarz (charged v2), above v2 every discard is overbid alike.  So three
+  rankings per game (and one per scoring) answer every bid.  The pick-up's
+  figure at a bid is the mean over the skats of the declarer's best choice
+  for each.
+
+Every score is exact for its world: suit and grand results need only the
+band (no trick, <= 30, 31-60, 61-89, 90+, every trick), settled by the
+engine's threshold questions; nulls by one win question.  Overbid games
+are scored as overbid (ISkO 5.4.2: lost, charged the smallest multiple of
+the base value reaching the bid).  List scoring: the ISkO score; tournament
+scoring: the declarer's Seeger-Fabian points (score + 50 won, - 50 lost).
+The 40 points each defender gets when the declarer loses are reported
+(``defenders``) but not subtracted: in a tournament a player is ranked by
+his own total.  Passing scores 0, so declaring *beats passing* at a bid
+when the best declaration's mean there is above 0; :attr:`BidReport.max_bid`
+is the highest such bid.  Means never rise with the bid (an overbid only
+lowers a world's score, and a null only leaves the candidates), so the
+bids that beat passing are the ladder's bottom.
+
+Beside the honest pick-up, :attr:`BidReport.options` shows for each game at
+bid 18 the per-world bound ``odds`` gives without a known skat (the best
+discard of each world, as if the declarer saw the defenders' cards): on the
+same worlds it can only be higher.
+
+What the numbers assume: double-dummy play within each world (both sides
+see all cards), every consistent world equally likely (no inference from
+the bidding), and a declarer whose pick-up choice sees the W worlds of his
+skat: with few worlds his choice fits them a little better than it would
+fit fresh ones, so the pick-up is flattered by a bias that shrinks with W.
+"""
+from __future__ import annotations
+
+import functools
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from skatdd.analysis.best.bands import ALL_TRICKS, SCHNEIDER
+from skatdd.analysis.best.results import GAME_ORDER
+from skatdd.analysis.odds.input import read_view
+from skatdd.core.cards import Card, Mask
+from skatdd.core.errors import DealFormatError
+from skatdd.core.rules import Game
+from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, Declaration, matadors
+from skatdd.core.seeds import generator
+from skatdd.engine.solve import Solver
+from skatdd.formats.json_text import json_text
+from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
+
+from .results import PICK_UP, SCORINGS, BidReport, GameOption, Level, Pick, pick
+from .skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
+from .stegen import stegen_count
+from .tasks import BidJob, SkatDraw, draw_skats, handle
+
+__all__ = [
+    "DEFAULT_SKATS", "DEFAULT_WORLDS", "PICK_UP", "SCORINGS", "SKAT_PAIRS", "BidReport", "GameOption", "Level", "Pick",
+    "bid", "bid_ladder", "draw_skats",
+]
+
+#: Skats drawn when the caller does not say (of 231).
+DEFAULT_SKATS = 20
+#: Worlds drawn for each skat when the caller does not say.
+DEFAULT_WORLDS = 20
+#: Pairs of the 22 cards a seat cannot see: the possible skats.
+SKAT_PAIRS = 231
+
+Progress = Callable[[int, int], None]
+
+
+def bid_ladder() -> tuple[int, ...]:
+    """Every bid a player can say: every possible game value, lowest first (18, 20, 22, 23, 24, 27, 30, ...).
+
+    Suit and grand values are the base value times a multiplier from 2
+    (with or without 1, game) to the matadors' top (11 in a suit game, 4 in
+    grand) plus the seven levels game, hand, schneider, schneider announced,
+    schwarz, schwarz announced, ouvert; the nulls' four fixed values.
+    """
+    values = set(NULL_VALUES.values())
+    for game, base in BASE_VALUES.items():
+        top = (11 if game.is_suit else 4) + 7
+        values.update(base * k for k in range(2, top + 1))
+    return tuple(sorted(values))
+
+
+# ---------------------------------------------------------------------------
+# From the per-skat results to the table
+
+
+class _Table:
+    """Builds the levels and options from the per-skat results."""
+
+    def __init__(self, skats: list[SkatOutcome], worlds: int, picked_up: bool) -> None:
+        self.skats, self.worlds, self.picked_up = skats, worlds, picked_up
+        self.counts = [{g: Counter(r.hand) for g, r in s.games.items()} for s in skats]
+        reached = {g: max(o for s in skats for o in s.games[g].hand) for g in GAME_ORDER}
+        # An announcement never met in any world loses everywhere: the plain hand game is never worse.
+        self.hand_decls = [d for d in hand_declarations()
+                           if d.game.is_null or ((not d.schneider or reached[d.game] >= SCHNEIDER)
+                           and (not d.schwarz or reached[d.game] >= ALL_TRICKS))]
+
+    def hand_totals(self, decl: Declaration, bid: int) -> list[tuple[int, int, int]]:
+        """Per skat ``(score, seeger, wins)`` totals of a hand declaration at *bid*."""
+        out = []
+        for s, counts in zip(self.skats, self.counts, strict=True):
+            m = s.games[decl.game].matadors
+            score = seeger = wins = 0
+            for outcome, n in counts[decl.game].items():
+                a, b, won = scored(decl, m, outcome, bid)
+                score, seeger, wins = score + n * a, seeger + n * b, wins + n * won
+            out.append((score, seeger, wins))
+        return out
+
+    def top(self) -> int:
+        """The highest value any declaration wins with in some evaluated world (at least 18)."""
+        best = MIN_BID
+        for s in self.skats:
+            for decl in self.hand_decls:
+                result = s.games[decl.game]
+                for outcome in set(result.hand):
+                    sc, _, won = scored(decl, result.matadors, outcome, MIN_BID)
+                    if won:
+                        best = max(best, sc)
+            for game, result in s.games.items():
+                for outcome in set(result.optimistic or ()):
+                    for decl in [Declaration(game, ouvert=o) for o in ((False, True) if game.is_null else (False,))]:
+                        sc, _, won = scored(decl, result.matadors, outcome, MIN_BID)
+                        if won:
+                            best = max(best, sc)
+        return best
+
+    def best(self, bid: int, tournament: bool) -> Pick:
+        """The declaration with the highest mean in the scoring at *bid* (ties: pick up, then list order)."""
+        k = 1 if tournament else 0
+        candidates: list[tuple[str, Declaration | None, list[tuple[int, int, int]], list[str] | None]] = []
+        if self.picked_up:
+            chosen = [s.picked_up(bid, tournament) for s in self.skats]
+            candidates.append((PICK_UP, None, [c[1:] for c in chosen], [c[0] for c in chosen]))
+        for decl in self.hand_decls:
+            if null_allowed(decl, bid):
+                candidates.append((str(decl), decl, self.hand_totals(decl, bid), None))
+        label, chosen_decl, per_skat, choices = max(candidates, key=lambda c: (sum(t[k] for t in c[2]),
+                                                                                -candidates.index(c)))
+        return pick(label, chosen_decl, per_skat, self.worlds, choices)
+
+    def levels(self, scorings: tuple[bool, ...]) -> list[Level]:
+        top = self.top()
+        return [Level(b, {t: self.best(b, t) for t in scorings}) for b in bid_ladder() if b <= top]
+
+    def options(self, tournament: bool) -> list[GameOption]:
+        """Every game at bid 18: picked up (honest and per-world bound) before hand (best announcement)."""
+        out = []
+        n = len(self.skats) * self.worlds
+        for game in GAME_ORDER:
+            for ouvert in (False, True) if game.is_null else (False,):
+                if self.picked_up:
+                    out.append(self._picked_option(Declaration(game, ouvert=ouvert), tournament, n))
+                decls = [d for d in self.hand_decls if (d.game == game and d.ouvert == ouvert) or
+                         (d.game == game and not game.is_null)]
+                picks = [pick(str(d), d, self.hand_totals(d, MIN_BID), self.worlds) for d in decls]
+                best = max(picks, key=lambda p: (p.mean(tournament), -picks.index(p)))
+                assert best.decl is not None
+                out.append(GameOption(best.decl, best.win, best.score, best.tournament))
+        return out
+
+    def _picked_option(self, decl: Declaration, tournament: bool, n: int) -> GameOption:
+        honest = [0, 0, 0]
+        bound = [0, 0, 0]
+        for s in self.skats:
+            result = s.games[decl.game]
+            ch = result.picked[0, tournament if not decl.game.is_null else False]
+            if decl.game.is_null:
+                won, lost = scored(decl, 0, 1, MIN_BID), scored(decl, 0, 0, MIN_BID)
+                totals = (won[0] * ch.wins + lost[0] * (s.worlds - ch.wins),
+                          won[1] * ch.wins + lost[1] * (s.worlds - ch.wins), ch.wins)
+            else:
+                assert ch.score is not None and ch.tournament is not None
+                totals = (ch.score, ch.tournament, ch.wins)
+            for i in range(3):
+                honest[i] += totals[i]
+            for outcome in result.optimistic or ():
+                a, b, won_ = scored(decl, result.matadors, outcome, MIN_BID)
+                bound[0], bound[1], bound[2] = bound[0] + a, bound[1] + b, bound[2] + won_
+        return GameOption(decl, honest[2] / n, honest[0] / n, honest[1] / n, bound[2] / n, bound[0] / n, bound[1] / n)
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def _outcomes(draws: list[SkatDraw], games: Sequence[Game], records: list[dict[str, Any]],
+              hand: Mask) -> list[SkatOutcome]:
+    """Reassemble the per-task records (skat by skat, game by game) into :class:`SkatOutcome` objects."""
+    out = []
+    it = iter(records)
+    for draw in draws:
+        results = {}
+        for game in games:
+            record = next(it)
+            m = 0 if game.is_null else matadors(game, hand | draw.skat)
+            result = GameOnSkat(game, m, list(record["hand"]), record.get("optimistic"))
+            for regime, tournament, discard, score, seeger, wins in record.get("picked", []):
+                result.picked[regime, bool(tournament)] = Choice((discard[0], discard[1]), score, seeger, wins)
+            results[game] = result
+        out.append(SkatOutcome(draw.skat, draw.seed, len(draw.worlds), results))
+    return out
+
+
+def bid(
+    cards: Mask | str | Sequence[Card], *, seat: int | str, skats: int = DEFAULT_SKATS, worlds: int = DEFAULT_WORLDS,
+    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1,
+    solver: Solver | None = None, progress: Progress | None = None, dask: str | None = None,
+) -> BidReport:
+    """How high to bid with a ten-card hand, and what to play (see the module docstring).
+
+    Args:
+        cards: the seat's ten dealt cards (a card string, card ints or a mask).
+        seat: its seat (0/1/2, F/M/R...); forehand leads.
+        skats: skats to draw (all 231 when no fewer).
+        worlds: worlds drawn for each skat.
+        seed: seeds the one ``random.Random`` every draw comes from.
+        scoring: ``'both'`` (the default: list chooses ``best``, tournament shown
+            beside it), ``'list'`` or ``'tournament'``.
+        hand_only: only hand games (no pick-up), on the same worlds.
+        jobs: worker processes (``None``: every core); the report does not depend on it.
+        solver: the solver whose configuration (its table size) every
+            worker's own solver takes (:func:`~skatdd.engine.solve.solver_or_default`).
+        progress: called as ``progress(done, total)`` as tasks (a game on a skat) finish.
+        dask: a Dask scheduler address or ``local[:N]`` instead of local workers.
+
+    Raises :class:`~skatdd.core.errors.SkatddError` subclasses for bad input.
+    """
+    start = time.perf_counter()
+    if seat is None:
+        raise DealFormatError("bid needs the seat of the hand (0, 1, 2 or F, M, R)")
+    view = read_view(cards, seat, None)
+    hand = view.known[view.seat]
+    for name, value in (("skats", skats), ("worlds", worlds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise DealFormatError(f"--{name} {value!r}: the number of {name} must be a whole number of at least 1")
+    shown = {"both": (False, True), "list": (False,), "tournament": (True,)}
+    if scoring not in shown:
+        raise DealFormatError(f"unknown scoring {scoring!r}: expected list, tournament or both")
+    scorings = shown[scoring]
+
+    draws, every = draw_skats(view.seat, hand, skats, worlds, generator(seed))
+    job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
+    tasks = [json_text({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
+             for d in draws for g in GAME_ORDER]
+    records: list[dict[str, Any]] = []
+
+    def collect(outcome: LineOutcome) -> None:
+        if outcome.kind != OK:
+            raise RuntimeError(f"a task failed: {outcome.record.get('error')}")
+        records.append(outcome.record)
+        if progress is not None:
+            progress(len(records), len(tasks))
+
+    summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
+                        jobs=worker_count(jobs), solver=solver, emit=collect, dask=dask,
+                        total=len(tasks))
+    outcomes = _outcomes(draws, GAME_ORDER, records, hand)
+    table = _Table(outcomes, worlds, picked_up=not hand_only)
+    return BidReport(
+        seat=view.seat, hand=hand, scorings=scorings, skats=outcomes, every_skat=every, worlds=worlds, seed=seed,
+        picked_up=not hand_only, levels=table.levels(scorings), options=table.options(scorings[0]),
+        stegen=stegen_count(hand), nodes=summary.nodes, seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,362 @@
+"""Honest endgames for the declarer: the best strategy that plays the same card in worlds he cannot tell apart.
+
+Plain single-dummy values (:mod:`skatdd.analysis.advise.api`) solve every world as if the
+declarer could see it, so in two worlds he cannot tell apart he may play two
+different cards ("strategy fusion"): that overrates his guesses.  Here the
+declarer is honest: a *strategy* picks one card for each of his information
+sets, a set of worlds he cannot tell apart because every card played so far
+is the same in them (his own hand is the same in every world of his view;
+the defenders' hands and, in a hand game, the skat differ).  The defenders
+see every card and know his strategy: in each world they play the cards that
+beat it if any do (alpha-mu search run to the end of the game, after
+Cazenave & Ventos 2019; the worst case for the declarer, as PIMC's is the
+best case).
+
+For a declarer decision with at most *k* tricks left and a list of worlds
+(with weights: see :mod:`skatdd.analysis.inference.api`), :func:`honest_card_values`
+gives per legal card
+
+``honest_win``
+    the weighted fraction of the worlds won by the best honest strategy that
+    starts with the card: ``max over strategies of sum(weight of worlds won)
+    / sum(weights)``;
+``pimc_win``
+    the fused value, the weighted fraction of worlds the declarer wins
+    double-dummy after the card.  Every honest strategy wins a subset of
+    those worlds, so ``honest_win <= pimc_win``, with equality when there is
+    one world.
+
+The search (exact in that model): a node's value is the set of the
+maximal sets of worlds some strategy wins from it (its Pareto front under
+inclusion; sets of worlds are bit masks).  At a declarer node the fronts of
+his cards are merged: one card for all worlds of the node.  At a defender
+node the worlds split by the card played, and each world takes the child
+worst for the declarer: every choice of one set per child combines into the
+worlds won in every child the world could reach.  Worlds already decided
+(the declarer's points reached, or out of reach) leave the search; a node
+with one world is one double-dummy question to the engine; a declarer card
+whose double-dummy wins are all inside a set already found cannot add a
+better set and is skipped (alpha-mu's cut), and a set equal to every world
+the declarer can win double-dummy ends the node.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.values import WinRule, card_results, world_position
+from skatdd.core.cards import CARD_POINTS, CARDS, Card, card_name, display_sorted
+from skatdd.core.errors import DealFormatError, plural
+from skatdd.core.position import Position
+from skatdd.core.rules import legal_mask, trick_winner
+from skatdd.core.scoring import Declaration
+from skatdd.engine.solve import Solver, solver_or_default
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
+           "honest_card_values"]
+
+#: The most tricks left at which an honest search is run by default (measured: docs/inference.md).
+DEFAULT_TRICKS = 4
+#: The most search nodes (memoised fronts) one decision may take by default before it gives up.
+DEFAULT_BUDGET = 20_000
+
+
+class HonestBudgetExceeded(RuntimeError):
+    """The honest search needed more nodes than its budget (the caller falls back to PIMC, or raises k)."""
+
+#: A set of worlds, bit *i* for world *i* of the root's list.
+Worlds = int
+#: A Pareto front: the maximal sets of worlds some strategy wins.
+Front = list[Worlds]
+
+
+@dataclass(frozen=True)
+class HonestCard:
+    """One legal declarer card: the honest and the fused (PIMC) win fractions, weighted over the worlds."""
+
+    card: Card
+    honest_win: float
+    pimc_win: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{card, honest_win, pimc_win}``."""
+        return {"card": card_name(self.card), "honest_win": self.honest_win, "pimc_win": self.pimc_win}
+
+
+@dataclass
+class HonestResult:
+    """What :func:`honest_card_values` finds: per card, the best cards both ways, and the cost."""
+
+    cards: list[HonestCard]
+    worlds: int
+    nodes: int
+    searches: int
+    seconds: float
+
+    @property
+    def best(self) -> list[Card]:
+        """The cards with the highest ``honest_win`` (ties: the higher ``pimc_win``)."""
+        top = max((c.honest_win, c.pimc_win) for c in self.cards)
+        return [c.card for c in self.cards if (c.honest_win, c.pimc_win) == top]
+
+    @property
+    def pimc_best(self) -> list[Card]:
+        """The cards with the highest ``pimc_win``."""
+        top = max(c.pimc_win for c in self.cards)
+        return [c.card for c in self.cards if c.pimc_win == top]
+
+    def to_json(self) -> dict[str, Any]:
+        """``cards``, ``honest_best``, ``pimc_best``, ``worlds``, ``nodes``, ``searches``, ``seconds``."""
+        return {
+            "cards": [c.to_json() for c in self.cards],
+            "honest_best": [card_name(c) for c in self.best],
+            "pimc_best": [card_name(c) for c in self.pimc_best],
+            "worlds": self.worlds,
+            "nodes": self.nodes,
+            "searches": self.searches,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _maximal(sets: Sequence[Worlds]) -> Front:
+    """The sets of *sets* that no other set contains (duplicates once)."""
+    out: Front = []
+    for s in sorted(set(sets), key=lambda m: -m.bit_count()):
+        if not any(s | t == t for t in out):
+            out.append(s)
+    return out
+
+
+class _Search:
+    """One honest search: the worlds' hands, the win rule, the engine and the memo of fronts."""
+
+    def __init__(self, root: Position, worlds: Sequence[Position], rule: WinRule, solver: Solver, budget: int) -> None:
+        self.budget = budget
+        self.game = root.game
+        self.declarer = root.declarer
+        self.rule = rule
+        self.solver = solver
+        self.hands = [list(w.hands) for w in worlds]
+        self.skats = [w.skat for w in worlds]
+        self.skat_points = [0 if root.game.is_null else sum(CARD_POINTS[c] for c in range(32) if w.skat >> c & 1)
+                            for w in worlds]
+        self.memo: dict[tuple[Any, ...], Front] = {}
+        self.nodes = 0
+        self.searches = 0
+
+    # -- one world ---------------------------------------------------------
+    def _position(self, w: int, st: _State) -> Position:
+        hands = [h & ~st.played for h in self.hands[w]]
+        return Position(self.game, self.declarer, hands, self.skats[w], st.leader, list(st.trick), st.declarer_points,
+                        st.declarer_tricks, st.defender_tricks)
+
+    def _wins(self, w: int, st: _State) -> bool:
+        """Double-dummy: does the declarer win world *w* from *st*?"""
+        pos = self._position(w, st)
+        self.searches += 1
+        if self.rule.kind == "null":
+            return self.solver.declarer_wins(pos)
+        if self.rule.kind == "schwarz":
+            return self.solver.declarer_takes_all(pos)
+        return self.solver.reaches(pos, self.rule.points)
+
+    # -- decided worlds ----------------------------------------------------
+    def _settle(self, worlds: Worlds, st: _State) -> tuple[Worlds, Worlds]:
+        """``(won, open)``: the worlds won whatever is played from *st*, and those still to search."""
+        rule = self.rule
+        if rule.kind == "null":
+            return (0, 0) if st.declarer_tricks else (worlds if st.over else 0, 0 if st.over else worlds)
+        if rule.kind == "schwarz":
+            if st.defender_tricks:
+                return 0, 0
+            return (worlds, 0) if st.over else (0, worlds)
+        if 120 - st.defender_points < rule.points:
+            return 0, 0
+        won = 0
+        w = worlds
+        while w:
+            low = w & -w
+            if st.declarer_points + self.skat_points[low.bit_length() - 1] >= rule.points:
+                won |= low
+            w ^= low
+        rest = worlds & ~won
+        return won, 0 if st.over else rest
+
+    # -- the search --------------------------------------------------------
+    def front(self, worlds: Worlds, st: _State) -> Front:
+        """The maximal sets of *worlds* that declarer strategies win from *st*."""
+        won, rest = self._settle(worlds, st)
+        if not rest:
+            return [won]
+        if rest & (rest - 1) == 0:
+            w = rest.bit_length() - 1
+            return [won | (rest if self._wins(w, st) else 0)]
+        key = (st.key(), rest)
+        found = self.memo.get(key)
+        if found is None:
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise HonestBudgetExceeded(f"the honest search needed more than {self.budget} nodes")
+            found = self._max(rest, st) if st.to_move == self.declarer else self._min(rest, st)
+            self.memo[key] = found
+        return [won | s for s in found]
+
+    def _legal(self, w: int, st: _State) -> int:
+        hand = self.hands[w][st.to_move] & ~st.played
+        return legal_mask(hand, st.trick[0] if st.trick else None, self.game)
+
+    def dd_wins(self, worlds: Worlds, st: _State) -> dict[Card, Worlds]:
+        """Per legal declarer card at *st*, the worlds he wins double-dummy after it."""
+        out: dict[Card, Worlds] = {}
+        w = worlds
+        while w:
+            low = w & -w
+            i = low.bit_length() - 1
+            self.searches += 1
+            for card, (_, wins) in card_results(self._position(i, st), self.rule, solver=self.solver).items():
+                out[card] = out.get(card, 0) | (low if wins else 0)
+            w ^= low
+        return out
+
+    def _max(self, worlds: Worlds, st: _State) -> Front:
+        """A declarer node: one card for every world; the union of the cards' fronts, maximal sets only."""
+        bounds = self.dd_wins(worlds, st)
+        everything = 0
+        for wins in bounds.values():
+            everything |= wins
+        front: Front = []
+        for card in sorted(bounds, key=lambda c: -bounds[c].bit_count()):
+            if any(bounds[card] | s == s for s in front):
+                continue  # every set this card can win lies inside one already found
+            front = _maximal(front + self.front(worlds, st.after(card, self.game)))
+            if everything in front:
+                return [everything]
+        return front
+
+    def _min(self, worlds: Worlds, st: _State) -> Front:
+        """A defender node: the worlds split by the card played; each world takes its worst child."""
+        by_card: dict[Card, Worlds] = {}
+        w = worlds
+        while w:
+            low = w & -w
+            legal = self._legal(low.bit_length() - 1, st)
+            while legal:
+                bit = legal & -legal
+                card = CARDS[bit.bit_length() - 1]
+                by_card[card] = by_card.get(card, 0) | low
+                legal ^= bit
+            w ^= low
+        result: Front = [worlds]
+        for card in sorted(by_card, key=lambda c: -by_card[c].bit_count()):
+            reach = by_card[card]
+            child = self.front(reach, st.after(card, self.game))
+            result = _maximal([r & (s | ~reach) for r in result for s in child])
+            if result == [0]:
+                break
+        return result
+
+
+@dataclass(frozen=True)
+class _State:
+    """The public state of a node: every card played since the root, the trick, the score."""
+
+    played: int
+    leader: int
+    trick: tuple[Card, ...]
+    declarer: int
+    declarer_points: int
+    defender_points: int
+    declarer_tricks: int
+    defender_tricks: int
+    cards_left: int
+
+    @property
+    def to_move(self) -> int:
+        """The seat to play."""
+        return (self.leader + len(self.trick)) % 3
+
+    @property
+    def over(self) -> bool:
+        """Every card is played."""
+        return self.cards_left == 0
+
+    def key(self) -> tuple[Any, ...]:
+        """What the futures of two nodes with the same worlds depend on."""
+        return (self.played, self.leader, self.trick, self.declarer_points, self.defender_points,
+                self.declarer_tricks, self.defender_tricks)
+
+    def after(self, card: Card, game: Any) -> _State:
+        """The state after the seat to move plays *card*."""
+        trick = (*self.trick, card)
+        played = self.played | 1 << card
+        if len(trick) < 3:
+            return _State(played, self.leader, trick, self.declarer, self.declarer_points, self.defender_points,
+                          self.declarer_tricks, self.defender_tricks, self.cards_left - 1)
+        winner = (self.leader + trick_winner(list(trick), game)) % 3
+        points = sum(CARD_POINTS[c] for c in trick)
+        if winner == self.declarer:
+            return _State(played, winner, (), self.declarer, self.declarer_points + points, self.defender_points,
+                          self.declarer_tricks + 1, self.defender_tricks, self.cards_left - 1)
+        return _State(played, winner, (), self.declarer, self.declarer_points, self.defender_points + points,
+                      self.declarer_tricks, self.defender_tricks + 1, self.cards_left - 1)
+
+
+def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence[World], k: int = DEFAULT_TRICKS, *,
+                       weights: Sequence[float] | None = None, solver: Solver | None = None,
+                       budget: int = DEFAULT_BUDGET) -> HonestResult:
+    """Per legal declarer card, ``honest_win`` and ``pimc_win`` over *worlds* (module docstring).
+
+    *pos* is the game in play with the declarer to move; only its public
+    state and the declarer's hand are used: each of *worlds* (the declarer's
+    view's worlds, :func:`skatdd.analysis.worlds.draw.choose_worlds` or
+    :func:`skatdd.analysis.inference.api.weighted_worlds`) gives the other hands and the
+    skat.  *weights* (default: all 1) weigh the worlds; *declaration* gives
+    the winning level (:class:`skatdd.analysis.advise.api.WinRule`).  The search stops
+    with :class:`HonestBudgetExceeded` after *budget* nodes.  Raises
+    :class:`~skatdd.core.errors.DealFormatError` when a defender is to move, the
+    game is over, the declarer holds more than *k* cards, no world is given,
+    or the weights do not match the worlds.
+    """
+    started = time.perf_counter()
+    if pos.is_over():
+        raise DealFormatError("the game is over in this position: no card is left to choose")
+    if pos.to_move != pos.declarer:
+        raise DealFormatError(f"an honest search is for the declarer's decisions: seat {pos.to_move} to move "
+                              f"is a defender (the declarer is seat {pos.declarer})")
+    left = pos.hands[pos.declarer].bit_count()
+    if left > k:
+        raise DealFormatError(f"the declarer holds {left} cards: an honest search runs with at most {k} tricks left")
+    if not worlds:
+        raise DealFormatError("an honest search needs at least one world")
+    weights = [1.0] * len(worlds) if weights is None else list(weights)
+    if len(weights) != len(worlds) or any(w <= 0 for w in weights):
+        raise DealFormatError(f"{plural(len(weights), 'weight')} for {plural(len(worlds), 'world')}: expected one "
+                              "positive weight each")
+    solver = solver_or_default(solver)
+    positions = [world_position(pos, w) for w in worlds]
+    search = _Search(pos, positions, WinRule.of(declaration), solver, budget)
+    defender_points = _defender_points(pos)
+    root = _State(0, pos.leader, tuple(pos.trick), pos.declarer, pos.declarer_points, defender_points,
+                  pos.declarer_tricks, pos.defender_tricks, pos.cards_left)
+    everyone = (1 << len(worlds)) - 1
+    bounds = search.dd_wins(everyone, root)
+    total = sum(weights)
+
+    def share(mask: Worlds) -> float:
+        return sum(weights[i] for i in range(len(weights)) if mask >> i & 1) / total
+
+    cards = []
+    for card in display_sorted(bounds):
+        front = search.front(everyone, root.after(card, pos.game))
+        cards.append(HonestCard(card, max(share(s) for s in front), share(bounds[card])))
+    return HonestResult(cards, len(worlds), search.nodes, search.searches, time.perf_counter() - started)
+
+
+def _defender_points(pos: Position) -> int:
+    """Card points in the defenders' completed tricks: all 120 less the declarer's, the skat and the cards in play."""
+    in_play = pos.hands[0] | pos.hands[1] | pos.hands[2] | sum(1 << c for c in pos.trick)
+    rest = sum(CARD_POINTS[c] for c in range(32) if (in_play | pos.skat) >> c & 1)
+    return 120 - pos.declarer_points - rest

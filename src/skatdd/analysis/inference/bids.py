@@ -1,0 +1,330 @@
+"""What the bidding says about a seat's cards: a bidding model and the likelihood of an auction.
+
+The model (docs/inference.md has the full account and its limits):
+
+* **Win chance.**  For each contract *G* (the four suits, grand, null) a
+  seat's ten dealt cards get ``p_G``, the chance that it wins *G* after
+  picking up the skat.  ``p_G`` is a logistic function of a few counts a
+  player makes (:func:`hand_features`: trumps, jacks, aces, tens, voids, the
+  null ladder), calibrated on random deals against the double-dummy result
+  of playing *G* with a random skat picked up and discarded by
+  :func:`skatdd.tools.generate.evaluate_contract` (``benchmarks/fit_bidding_model.py``
+  reproduces the coefficients :data:`COEFFICIENTS`).
+* **Which games a seat would play.**  A seat is willing to play *G* with
+  probability ``a_G = sigmoid(SHARPNESS * (logit p_G - logit THRESHOLD))``,
+  independently for each contract: a seat plays the games it wins more often
+  than :data:`THRESHOLD`, with a judgement that blurs near it.
+* **How high it bids.**  A seat's limit *L* is the highest value of a game it
+  would play (:func:`game_value`: the ten cards' matadors plus one, times the
+  base value; null 23), 0 when it would play none.  So
+  ``P(L >= B) = 1 - prod(1 - a_G for G with value >= B)``.
+* **What the auction shows** (:func:`bid_intervals`): a seat that said or
+  held *lo* has ``L >= lo``; a seat that passed when it should hold *v*, or
+  instead of saying the next bid *v*, has ``L < v``.  The likelihood of a
+  seat's bidding is ``P(lo <= L < hi) = P(L >= lo) - P(L >= hi)``.  The
+  declarer also showed that he would play the game he declared: his
+  likelihood is ``a_G * P(L >= lo | G playable)`` (``1`` when the declared
+  game is worth *lo* by itself).
+* **Robustness.**  Every likelihood is mixed with :data:`FLOOR` (``(1 -
+  FLOOR) * model + FLOOR``) so that a world the model finds impossible keeps
+  a little weight: a model is never exactly right.
+
+The likelihood of a world (:func:`auction_likelihood`) is the product over
+the seats other than the viewer.
+
+>>> from skatdd.core.cards import mask_of, parse_cards
+>>> strong = mask_of(parse_cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
+>>> weak = mask_of(parse_cards("C7 C8 S7 S8 H7 H9 HQ D7 D8 DQ"))
+>>> bid_intervals([(1, "18"), (0, "y"), (1, "p"), (2, "p")])[1]
+(18, 20)
+>>> seat_likelihood(weak, 0, 18, forehand=False) > seat_likelihood(strong, 0, 18, forehand=False)
+True
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from skatdd.analysis.deals.evaluation import null_danger as _null_danger
+from skatdd.core.cards import ACE, CJ, SJ, TEN, Mask
+from skatdd.core.errors import DealFormatError, quote
+from skatdd.core.rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
+from skatdd.core.scoring import BASE_VALUES, NULL_VALUES, matadors
+
+__all__ = [
+    "BID_VALUES",
+    "COEFFICIENTS",
+    "FLOOR",
+    "SHARPNESS",
+    "THRESHOLD",
+    "Auction",
+    "auction_likelihood",
+    "bid_intervals",
+    "game_value",
+    "hand_features",
+    "limit_at_least",
+    "play_chance",
+    "seat_likelihood",
+    "win_chance",
+]
+
+#: Every value a bid can take (some suit, grand or null game's value), from 18 up.
+BID_VALUES: tuple[int, ...] = tuple(sorted(
+    {base * m for base in BASE_VALUES.values() for m in range(2, 19) if base * m >= 18}
+    | set(NULL_VALUES.values())
+))
+
+#: The win chance at which a seat is as likely as not to play a game.
+THRESHOLD = 0.5
+#: How sharply the willingness to play turns at :data:`THRESHOLD` (1: ``a_G == p_G``; large: a hard cut).
+SHARPNESS = 2.0
+#: Weight kept by a seat's bidding that the model finds impossible (a model is never exactly right).
+FLOOR = 0.02
+
+#: Feature names per family, in :func:`hand_features` order (the first is the intercept).
+FEATURES: dict[str, tuple[str, ...]] = {
+    "suit": ("one", "trumps", "jacks", "club_jack", "spade_jack", "trump_ace_ten", "side_aces",
+             "side_tens_with_ace", "bare_tens", "voids", "forehand"),
+    "grand": ("one", "jacks", "club_jack", "spade_jack", "aces", "tens_with_ace", "bare_tens",
+              "solid_length", "voids", "forehand"),
+    "null": ("one", "danger", "high_cards", "sevens", "voids", "forehand"),
+}
+
+#: Logistic coefficients per family, fitted by ``python benchmarks/fit_bidding_model.py --samples 6000 --seed 1``
+#: (6,000 random deals per family; mean log-likelihood against the base rate's: suit -0.42 / -0.62,
+#: grand -0.31 / -0.47, null -0.60 / -0.67; predicted and observed win rates agree within 0.03 in every fifth).
+COEFFICIENTS: dict[str, tuple[float, ...]] = {
+    "suit": (-11.159, 1.382, 0.620, 0.799, 0.560, 0.558, 1.624, 0.744, 0.461, 0.287, 0.484),
+    "grand": (-8.756, 1.609, 0.960, 0.190, 1.794, 0.828, 0.639, 0.221, 0.400, 0.754),
+    "null": (-0.958, -0.224, -0.091, 0.708, 0.281, 0.252),
+}
+
+_SUITS = tuple(suit_mask(s) & ~JACKS for s in range(4))
+_ACES = tuple(s * 8 + ACE for s in range(4))
+_TENS = tuple(s * 8 + TEN for s in range(4))
+
+
+def _family(game: Game) -> str:
+    """``'suit'``, ``'grand'`` or ``'null'``."""
+    return "null" if game.is_null else "grand" if game == Game.GRAND else "suit"
+
+
+def hand_features(hand: Mask, game: Game, *, forehand: bool) -> tuple[float, ...]:
+    """The counts the win chance of *game* rests on, for ten cards *hand* (:data:`FEATURES` names them).
+
+    Suit: trumps (jacks included), jacks, the club and spade jack, the trump
+    ace and ten, side aces, side tens with their ace, tens without it, void
+    side suits.  Grand: jacks, the club and spade jack, aces, tens with their
+    ace, tens without, cards beyond three in suits headed by ace and ten,
+    voids.  Null: the danger of the four suits
+    (:func:`skatdd.tools.generate._null_danger`, how far the cards sit above the
+    safe ladder 7 9 J K), the aces, kings and queens, the sevens, voids.
+    Every family ends with forehand (1 or 0), who leads the first trick.
+    """
+    fh = 1.0 if forehand else 0.0
+    if game.is_null:
+        danger = 0
+        voids = 0
+        for s in range(4):
+            cards = hand >> (s * 8) & 0xFF
+            if not cards:
+                voids += 1
+            # Null order 7 8 9 10 J Q K A is the card encoding's rank order.
+            danger += _null_danger([r for r in range(8) if cards >> r & 1])
+        high = sum(hand >> (s * 8 + r) & 1 for s in range(4) for r in (5, 6, 7))
+        sevens = sum(hand >> (s * 8) & 1 for s in range(4))
+        return (1.0, float(danger), float(high), float(sevens), float(min(voids, 2)), fh)
+    jacks = hand & JACKS
+    n_jacks = jacks.bit_count()
+    cj, sj = float(jacks >> CJ & 1), float(jacks >> SJ & 1)
+    side = range(4) if game == Game.GRAND else [s for s in range(4) if s != int(game)]
+    aces = tens_with = bare = voids = solid = 0
+    for s in side:
+        cards = hand & _SUITS[s]
+        if not cards:
+            voids += 1
+            continue
+        ace = cards >> _ACES[s] & 1
+        ten = cards >> _TENS[s] & 1
+        aces += ace
+        tens_with += ace & ten
+        bare += ten & (ace ^ 1)
+        length = cards.bit_count()
+        if ace and ten and length > 3:
+            solid += length - 3
+    if game == Game.GRAND:
+        return (1.0, float(n_jacks), cj, sj, float(aces), float(tens_with), float(bare), float(solid),
+                float(voids), fh)
+    trumps = (hand & (JACKS | suit_mask(int(game)))).bit_count()
+    trump_top = float((hand >> _ACES[int(game)] & 1) + (hand >> _TENS[int(game)] & 1))
+    return (1.0, float(trumps), float(n_jacks), cj, sj, trump_top, float(aces), float(tens_with), float(bare),
+            float(voids), fh)
+
+
+def _sigmoid(x: float) -> float:
+    """The logistic function, safe for large |x|."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def win_chance(hand: Mask, game: Game, *, forehand: bool) -> float:
+    """``p_G``: the calibrated chance that ten cards *hand* win *game* after picking up the skat."""
+    coefs = COEFFICIENTS[_family(game)]
+    return _sigmoid(sum(c * f for c, f in zip(coefs, hand_features(hand, game, forehand=forehand), strict=True)))
+
+
+def play_chance(p_win: float) -> float:
+    """``a_G``: the chance a seat plays a game it wins with chance *p_win* (module docstring)."""
+    p = min(max(p_win, 1e-12), 1 - 1e-12)
+    t = THRESHOLD
+    return _sigmoid(SHARPNESS * (math.log(p / (1 - p)) - math.log(t / (1 - t))))
+
+
+def game_value(hand: Mask, game: Game, *, hand_game: bool = False) -> int:
+    """The value a seat counts for *game* with ten cards *hand* when bidding: (matadors + 1) x base; null 23.
+
+    The matadors are counted on the ten cards (the skat is unknown when
+    bidding); *hand_game* adds the hand level (null: 35).
+    """
+    if game.is_null:
+        return NULL_VALUES[False, hand_game]
+    # scoring.matadors counts twelve cards: two cards of no trump leave the count of the ten unchanged.
+    spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
+    tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
+    return (tops + 1 + int(hand_game)) * BASE_VALUES[game]
+
+
+class _Games(NamedTuple):
+    """One hand's contracts: their bidding values and the chances the seat plays each."""
+
+    values: tuple[int, ...]
+    plays: tuple[float, ...]
+
+
+def _games(hand: Mask, forehand: bool) -> _Games:
+    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order."""
+    values = tuple(game_value(hand, g) for g in ALL_GAMES)
+    plays = tuple(play_chance(win_chance(hand, g, forehand=forehand)) for g in ALL_GAMES)
+    return _Games(values, plays)
+
+
+def limit_at_least(hand: Mask, value: int | None, *, forehand: bool) -> float:
+    """``P(L >= value)``: the chance that a seat with ten cards *hand* bids at least *value*.
+
+    *value* 0 gives 1; ``None`` (no upper end) gives 0.
+    """
+    return _at_least(_games(hand, forehand), value)
+
+
+def _at_least(games: _Games, value: int | None) -> float:
+    if value is None:
+        return 0.0
+    if value <= 0:
+        return 1.0
+    none = 1.0
+    for v, a in zip(games.values, games.plays, strict=True):
+        if v >= value:
+            none *= 1.0 - a
+    return 1.0 - none
+
+
+def seat_likelihood(hand: Mask, lo: int, hi: int | None, *, forehand: bool, declared: Game | None = None,
+                    hand_game: bool = False) -> float:
+    """How likely a seat with ten cards *hand* bid as it did: ``P(lo <= L < hi)`` (``hi`` ``None``: no end).
+
+    For the declarer pass the *declared* contract: then the likelihood is
+    ``a_G * P(L >= lo | G playable)``, with ``P(L >= lo | G playable) = 1``
+    when the declared game is worth *lo* (*hand_game* counts the hand
+    level) and ``P(L >= lo)`` otherwise (the contracts are judged
+    independently).  Mixed with :data:`FLOOR`.
+    """
+    games = _games(hand, forehand)
+    if declared is None:
+        model = max(0.0, _at_least(games, lo) - _at_least(games, hi))
+    else:
+        i = ALL_GAMES.index(declared)
+        reached = 1.0 if game_value(hand, declared, hand_game=hand_game) >= lo else _at_least(games, lo)
+        model = games.plays[i] * reached
+    return (1.0 - FLOOR) * model + FLOOR
+
+
+def _next_bid(value: int) -> int:
+    """The bid value after *value* (18 after nothing); 264 and up have none, so ``value + 1``."""
+    return next((v for v in BID_VALUES if v > value), value + 1)
+
+
+def bid_intervals(bids: Sequence[tuple[int, str]]) -> dict[int, tuple[int, int | None]]:
+    """Per seat that made a bidding move, ``(lo, hi)``: its limit is at least *lo* and below *hi*.
+
+    *bids* are the auction's moves in order, as ISS records write them:
+    ``(seat, "18")`` a bid said, ``(seat, "y")`` a hold, ``(seat, "p")`` a
+    pass.  *lo* is the highest value the seat said or held (0 for none);
+    *hi* the value it refused: the bid it passed on as listener, or the next
+    bid value when it passed instead of saying one; ``None`` when it never
+    passed.  Raises :class:`~skatdd.core.errors.DealFormatError` for a move that
+    is no bid, hold or pass, or a bid that does not exceed the one before.
+    """
+    lo: dict[int, int] = {}
+    hi: dict[int, int | None] = {}
+    highest = 0
+    previous: tuple[int, str] | None = None
+    for seat, move in bids:
+        if seat not in (0, 1, 2):
+            raise DealFormatError(f"bidding move by seat {quote(seat)}: expected seat 0, 1 or 2")
+        lo.setdefault(seat, 0)
+        hi.setdefault(seat, None)
+        if move == "y":
+            lo[seat] = max(lo[seat], highest)
+        elif move == "p":
+            answering = previous is not None and previous[0] != seat and previous[1].isascii() and previous[1].isdigit()
+            hi[seat] = highest if answering else _next_bid(highest)
+        elif move.isascii() and move.isdigit():
+            value = int(move)
+            if value <= highest:
+                raise DealFormatError(f"bid {quote(move)} does not exceed the previous bid {highest}")
+            highest = value
+            lo[seat] = value
+        else:
+            raise DealFormatError(f"bidding move {quote(move)}: expected a number, 'y' or 'p'")
+        previous = (seat, move)
+    return {seat: (lo[seat], hi[seat]) for seat in lo}
+
+
+class Auction(NamedTuple):
+    """What the bidding showed: each bidding seat's ``(lo, hi)`` (:func:`bid_intervals`), the declarer and game.
+
+    ``hand_game`` says the declarer did not pick up the skat: then his ten
+    cards are his dealt cards; otherwise they are the ten he played with (the
+    model then judges them as if dealt, which overrates his dealt hand a
+    little, so it asks a little less of it).
+    """
+
+    intervals: dict[int, tuple[int, int | None]]
+    declarer: int
+    game: Game
+    hand_game: bool
+
+    @classmethod
+    def of(cls, bids: Sequence[tuple[int, str]], declarer: int, game: Game, hand_game: bool) -> Auction:
+        """The auction of these *bids* won by *declarer*, who declared *game*."""
+        return cls(bid_intervals(bids), declarer, game, hand_game)
+
+
+def auction_likelihood(auction: Auction, hands: Sequence[Mask], seats: Sequence[int]) -> float:
+    """The product over *seats* of :func:`seat_likelihood`, each with its ten cards ``hands[seat]``.
+
+    A seat without a bidding move (an auction not recorded) contributes 1.
+    """
+    weight = 1.0
+    for seat in seats:
+        if seat not in auction.intervals:
+            continue
+        lo, hi = auction.intervals[seat]
+        declared = auction.game if seat == auction.declarer else None
+        weight *= seat_likelihood(hands[seat], lo, None if declared is not None else hi, forehand=seat == 0,
+                                  declared=declared, hand_game=auction.hand_game)
+    return weight
+

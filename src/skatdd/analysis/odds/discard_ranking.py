@@ -1,0 +1,361 @@
+"""Ranking discard classes over shared worlds by threshold questions (``odds --skat`` and ``bid``'s pick-up).
+
+With the skat known the defenders' twenty cards are the same in every world,
+so the classes of equivalent discards (:mod:`skatdd.analysis.best.api`,
+reduction 2) are computed once per game (:func:`discard_classes_of`).  One
+:class:`~skatdd.analysis.best.api.Probe` per (class, world) keeps what the
+engine has told about that position; :func:`rank_probes` bounds every
+class's total score from both sides world by world and asks the question
+that can lower the most promising class's highest total the most, until
+the best classes are settled exactly.  :func:`rank_discards` and
+:func:`rank_null_discards` are the whole ranking of one game; :func:`settle`
+is an exact outcome with the band questions first, :func:`settle_band` the
+band alone by threshold questions.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from skatdd.analysis.best.bands import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON, Bands, Probe
+from skatdd.analysis.best.discard_heuristic import discard_heuristic
+from skatdd.analysis.best.discards import DiscardClass, discard_classes
+from skatdd.analysis.worlds.draw import World
+from skatdd.core.cards import ALL_CARDS, Mask, points_of
+from skatdd.core.equivalence import group_orders
+from skatdd.core.position import Position
+from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Game
+from skatdd.core.scoring import matadors
+from skatdd.engine.solve import Solver
+
+__all__ = ["band_range", "deciding_band", "discard_classes_of", "discard_probes", "dominance_links", "narrow",
+           "rank_discards", "rank_null_discards", "rank_probes", "settle", "settle_band", "share"]
+
+
+@functools.lru_cache(maxsize=4096)
+def discard_classes_of(game: Game, twelve: Mask) -> list[DiscardClass]:
+    """Equivalent-discard classes of *twelve* (the defenders hold every other card), cached."""
+    return discard_classes(game, twelve, ALL_CARDS & ~twelve)
+
+
+def settle(probe: Probe) -> tuple[int, bool, bool]:
+    """``(value, takes_all, trickless)`` of a position, exact.
+
+    The band questions (61, then 90 or 31) go first: they narrow the exact
+    search, which then starts from the band's top instead of 120.
+    """
+    probe.at_least(61)
+    probe.at_least(90 if probe.lo >= 61 else 31)
+    return probe.outcome()
+
+
+def settle_band(probe: Probe) -> int:
+    """The exact band of a position by threshold questions only: 61, then 90 or 31, then the trick fact there.
+
+    What the probe already knows is not asked again; no exact value is searched.
+    """
+    if probe.at_least(WIN_POINTS):
+        if probe.at_least(SCHNEIDER_POINTS):
+            probe.takes_all()
+    elif not probe.at_least(OUT_OF_SCHNEIDER_POINTS):
+        probe.trickless()
+    low, high = band_range(probe)
+    assert low == high, (low, high)
+    return low
+
+
+def band_range(p: Probe) -> tuple[int, int]:
+    """The lowest and highest band the probe's known facts still allow."""
+    if p._all:
+        low = ALL_TRICKS
+    elif p.lo >= 90:
+        low = SCHNEIDER
+    elif p.lo >= 61:
+        low = WON
+    elif p.lo >= 31:
+        low = LOST
+    elif p.lo > p.discard_points or p._none is False:
+        low = SCHNEIDERED
+    else:
+        low = NO_TRICK
+    if p._none:
+        high = NO_TRICK
+    elif p.hi <= 30:
+        high = SCHNEIDERED
+    elif p.hi <= 60:
+        high = LOST
+    elif p.hi <= 89:
+        high = WON
+    elif p.hi < 120 or p._all is False:
+        high = SCHNEIDER
+    else:
+        high = ALL_TRICKS
+    return low, high
+
+
+def narrow(p: Probe, low: int, high: int) -> None:
+    """Ask the threshold question that settles whether the band range [low, high] keeps its top band.
+
+    Top down: every trick, 90, 61, 31, a trick.  A question far above the
+    value fails fast, so a weak discard's possible score falls cheaply (the
+    first two cost next to nothing), and only the discards still in the
+    running are asked the questions near their values.
+    """
+    if high == ALL_TRICKS:
+        p.takes_all()
+    elif high == SCHNEIDER:
+        p.at_least(90)
+    elif high == WON:
+        p.at_least(61)
+    elif high == LOST:
+        p.at_least(31)
+    else:
+        p.trickless()
+
+
+def deciding_band(score: Sequence[int], low: int, high: int) -> int:
+    """The lowest band of [low, high] scoring as much as *high*: whether the result reaches it decides the score.
+
+    When every band scores differently (the usual case) that is *high*
+    itself; where an overbid makes neighbouring bands score alike, the
+    questions between them would not change the score and are skipped.
+    """
+    while high > low and score[high - 1] == score[high]:
+        high -= 1
+    return high
+
+
+def rank_discards(solver: Solver, seat: int, twelve: Mask, bid: int, game: Game,
+                  worlds: Sequence[World], *, points: bool = True) -> list[tuple[DiscardClass, list[Any]]]:
+    """The three best discard classes of a picked-up suit or grand game with a known skat, best first.
+
+    Returns ``(class, per-world results)``: for the best ``[value,
+    takes_all, trickless]`` (with *points*) or ``[band]`` (without: its
+    band by threshold questions, :func:`settle_band`), for the other two
+    ``[score, wins]``.  Ranked by total score over *worlds*, ties to the
+    first class in tie order (:func:`rank_probes`); the ranking never needs
+    an exact value, so *points* changes only what is asked of the best.
+    """
+    classes = discard_classes_of(game, twelve)
+    score = Bands(game, matadors(game, twelve), bid).score
+    looks = [discard_heuristic(game, twelve, cls.discard) for cls in classes]
+    probes = discard_probes(solver, seat, twelve, game, classes, worlds)
+    order, ranges = rank_probes(probes, score, looks, keep=3, links=dominance_links(game, twelve, classes))
+    ranked: list[tuple[DiscardClass, list[Any]]] = []
+    for rank, i in enumerate(order):
+        if rank == 0:
+            results = [list(settle(p)) if points else [settle_band(p)] for p in probes[i]]
+        else:
+            results = [[score[lo], score[lo] > 0] for lo, _ in ranges[i]]
+        ranked.append((classes[i], results))
+    return ranked
+
+
+def discard_probes(solver: Solver, seat: int, twelve: Mask, game: Game, classes: Sequence[DiscardClass],
+                   worlds: Sequence[World]) -> list[list[Probe]]:
+    """One :class:`~skatdd.analysis.best.bands.Probe` per (class, world): the class's hand held, its discard the skat."""
+    probes = []
+    for cls in classes:
+        row = []
+        for world in worlds:
+            hands = list(world.hands)
+            hands[seat] = cls.hand
+            row.append(Probe(solver, Position(game, seat, hands, twelve & ~cls.hand, leader=0)))
+        probes.append(row)
+    return probes
+
+
+def dominance_links(game: Game, twelve: Mask, classes: Sequence[DiscardClass]) -> list[tuple[int, int, int]]:
+    """``(top, low, delta)``: class *top* dominates class *low*, their values differing by 0 to *delta* points.
+
+    Two discards that keep the same number of cards in every gap (a run of
+    the declarer's cards between the defenders' cards of one follow group)
+    play alike: a bijection inside each gap maps every play of one onto a
+    play of the other with the same legal cards and trick winners.  Pair the
+    kept cards of each gap in point order; if *top* keeps, card by card, no
+    more points than *low*, then for every pair of mapped strategies
+    ``V(top) - V(low) = sum (1 - w) (p_low - p_top)`` over the pairs (``w``:
+    the declarer wins that card's trick; the twelve cards' points are the
+    same), which lies between 0 and *delta*, the difference of the kept
+    points.  So ``V(low) <= V(top) <= V(low) + delta`` and their trick facts
+    (every trick, no trick) are equal.  Per vector of kept counts, the class
+    keeping the fewest points (it throws the highest cards of every gap)
+    dominates every other class with that vector; those are the links.
+    """
+    defenders = ALL_CARDS & ~twelve
+    orders = group_orders(game)
+    groups: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for i, cls in enumerate(classes):
+        counts: list[int] = []
+        for order in orders:
+            run = 0
+            for c in order:
+                if defenders >> c & 1:
+                    counts.append(run)
+                    run = 0
+                elif cls.hand >> c & 1:
+                    run += 1
+            counts.append(run)
+        groups.setdefault(tuple(counts), []).append((points_of(cls.hand), i))
+    links: list[tuple[int, int, int]] = []
+    for members in groups.values():
+        kept, top = min(members)
+        links.extend((top, i, points - kept) for points, i in members if i != top)
+    return links
+
+
+def share(source: Probe, target: Probe, delta: int) -> bool:
+    """Give *target* what *source*'s facts imply through a dominance link; True when *target* learnt something.
+
+    *delta* >= 0: *source* dominates *target*, ``V(target)`` in ``[V(source)
+    - delta, V(source)]``; *delta* < 0: *target* dominates *source*,
+    ``V(target)`` in ``[V(source), V(source) - delta]``.  The trick facts are
+    equal (:func:`dominance_links`).
+    """
+    before = (target.lo, target.hi, target._all, target._none)
+    target.lo = max(target.lo, source.lo - max(delta, 0))
+    target.hi = min(target.hi, source.hi + max(-delta, 0))
+    if target._all is None and source._all is not None:
+        target._all = source._all
+        if source._all:
+            target.lo = target.hi = 120
+    if target._none is None and source._none is not None:
+        target._none = source._none
+        if source._none:
+            target.hi = target.discard_points
+    assert target.lo <= target.hi, (target.lo, target.hi)
+    return (target.lo, target.hi, target._all, target._none) != before
+
+
+def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: Sequence[int],
+                keep: int, links: Sequence[tuple[int, int, int]] = ()) -> tuple[list[int], list[list[tuple[int, int]]]]:
+    """The *keep* best classes by total score over the worlds, best first, and every class's band range per world.
+
+    *probes* holds one row per discard class (one probe per world), *score*
+    the score of each band (non-decreasing), *looks* each class's
+    :func:`skatdd.analysis.best.discard_heuristic`.  Ties go to the first class in tie order
+    (the lower index).  Each (class, world) probe's facts bound its band and
+    so its score.  Repeatedly, among the classes that are not settled (some
+    world's score still open) and whose highest possible total reaches the
+    *keep*-th highest lowest possible total, the one with the highest
+    possible total (ties: the better-looking discard) gets one threshold
+    question in one open world: the one with the highest possible score,
+    then the widest range, then where the most classes have already been
+    shown not to reach the band that question asks about (a world where
+    other discards fell short of 90, 61 or 31 is one where this one is
+    likely to as well) -- so a weak discard's highest total falls as fast
+    as possible and it drops out after few questions, mostly the cheap
+    failing ones: a question it passes does not lower its highest total.
+    It ends when no such class is left: every class still in the running
+    is settled, and every other one is below *keep* settled
+    ones, so the *keep* best and their totals are exact (a returned class's
+    score is settled in every world: ``score[lo] == score[hi]``).  The
+    probes keep what they learnt, so a second ranking of the same probes
+    with another *score* starts from those facts.  *links*
+    (:func:`dominance_links`) pass each answer on to the classes it bounds
+    (:func:`share`), whose ranges then narrow without a question.
+    """
+    ranges = [[band_range(p) for p in row] for row in probes]
+    low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
+    high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
+    open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
+    linked: list[list[tuple[int, int]]] = [[] for _ in probes]   # per class: (other class, signed delta)
+    for top, low, delta in links:
+        linked[top].append((low, delta))
+        linked[low].append((top, -delta))
+    worlds = len(ranges[0]) if ranges else 0
+
+    # The evidence: per world and band, the classes known not to reach that band there (band_range's
+    # top below it), and the open classes whose next question there is that band's (asks[k][v]).  Kept
+    # for the point thresholds only: a failed trick question costs a node or two whoever asks it, while
+    # tracking "every trick" would touch every class at every first answer.
+    tracked = (LOST, WON, SCHNEIDER)
+    below = [[0] * len(score) for _ in range(worlds)]
+    waiting: list[list[set[int]]] = [[set() for _ in score] for _ in range(worlds)]
+    for class_ranges in ranges:
+        for v, (_, hi) in enumerate(class_ranges):
+            for b in tracked:
+                below[v][b] += hi < b
+
+    # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
+    # the widest range, the evidence against its next question, the first world) as one int, kept in
+    # keys[k][v] (-1: settled).
+    a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
+    widths = sorted({score[h] - score[lo] for lo in range(len(score)) for h in range(lo, len(score))})
+    b_rank = {d: r for r, d in enumerate(widths)}
+    asks = [[-1] * worlds for _ in probes]
+
+    def key(k: int, v: int) -> int:
+        """World *v*'s place in class *k*'s choice; files *k* under the band its next question there asks."""
+        if asks[k][v] >= 0:
+            waiting[v][asks[k][v]].discard(k)
+        if v not in open_worlds[k]:
+            asks[k][v] = -1
+            return -1
+        lo, hi = ranges[k][v]
+        band = asks[k][v] = deciding_band(score, lo, hi)
+        waiting[v][band].add(k)
+        place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
+        return (place * (len(probes) + 1) + below[v][band]) * worlds + worlds - 1 - v
+
+    keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
+
+    # The choice of class the same way: the highest possible total, then the better look, then the
+    # first class, as one int (-1: settled in every world).
+    floor = worlds * min(score)
+    look_rank = {x: r for r, x in enumerate(sorted(set(looks)))}
+
+    def class_key(k: int) -> int:
+        if not open_worlds[k]:
+            return -1
+        return ((high_sum[k] - floor) * len(look_rank) + look_rank[looks[k]]) * len(probes) + len(probes) - 1 - k
+
+    class_keys = [class_key(k) for k in range(len(probes))]
+
+    def refresh(k: int, v: int) -> None:
+        """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
+        before = ranges[k][v]
+        after = ranges[k][v] = band_range(probes[k][v])
+        low_sum[k] += score[after[0]] - score[before[0]]
+        high_sum[k] += score[after[1]] - score[before[1]]
+        if score[after[0]] == score[after[1]]:
+            open_worlds[k].discard(v)
+        for b in tracked:
+            if after[1] < b <= before[1]:
+                below[v][b] += 1    # one more class falls short of b in world v: v moves up where b is asked next
+                for j in waiting[v][b]:
+                    keys[j][v] += worlds
+        keys[k][v] = key(k, v)
+        class_keys[k] = class_key(k)
+
+    while True:
+        third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
+        best = max(class_keys, default=-1)
+        i = class_keys.index(best) if best >= 0 else -1
+        if best < 0 or high_sum[i] < third:
+            break           # the open class with the highest possible total cannot reach the third: none can
+        row = keys[i]
+        w = row.index(max(row))
+        narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
+        refresh(i, w)
+        for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
+            if share(probes[i][w], probes[j][w], delta):
+                refresh(j, w)
+    order = sorted((i for i in range(len(probes)) if not open_worlds[i]), key=lambda k: (-low_sum[k], k))[:keep]
+    return order, ranges
+
+
+def rank_null_discards(solver: Solver, seat: int, twelve: Mask, worlds: Sequence[World]) -> list[tuple[DiscardClass, list[Any]]]:
+    """The three null discard classes that win in the most worlds (ties: tie order), each with ``[wins]`` per world."""
+    table = []
+    for cls in discard_classes_of(Game.NULL, twelve):
+        results = []
+        for world in worlds:
+            hands = list(world.hands)
+            hands[seat] = cls.hand
+            results.append([solver.declarer_wins(Position(Game.NULL, seat, hands, twelve & ~cls.hand, leader=0))])
+        table.append((cls, results))
+    table.sort(key=lambda entry: -sum(r[0] for r in entry[1]))  # stable: ties keep the tie order
+    return table[:3]
