@@ -122,7 +122,7 @@ class FullGame:
 
     @classmethod
     def from_seed(cls, seed: int) -> FullGame:
-        """A uniformly random deal from *seed*: :func:`~skatdd.core.dealing.random_deal` on :func:`~skatdd.core.seeds.generator`."""
+        """A uniformly random deal from *seed*: :func:`~skatdd.core.dealing.random_deal` on `generator(seed)`."""
         hands, skat = random_deal(generator(seed))
         return cls(hands, skat)
 
