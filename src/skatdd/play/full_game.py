@@ -251,23 +251,11 @@ class FullGame:
             self._play(action)
 
     def _is_legal(self, action: Action) -> bool:
-        phase = self._phase
-        if phase is Phase.AUCTION:
-            if isinstance(action, Say):
-                return self._to_move == self._speaker and action.value in BIDS and action.value > self._bid
-            return isinstance(action, Pass) or (isinstance(action, Hold) and self._to_move == self._listener)
-        if phase is Phase.PICK_UP:
-            return isinstance(action, (PickUp, PlayHand))
-        if phase is Phase.DISCARD:
-            return (isinstance(action, Discard) and len(action.cards) == 2
-                    and not action.cards.mask & ~self._twelve())
-        if phase is Phase.DECLARE:
-            return isinstance(action, Declare) and action.declaration in _legal_declarations(
-                not self._picked_up, self._bid)
-        if phase is Phase.PLAY:
+        # One source of truth: an action is legal when legal_actions() lists it (at most 66 of them).
+        if self._phase is Phase.PLAY:
             assert self._position is not None
             return isinstance(action, Play) and bool(self._position.legal_moves_mask() >> action.card & 1)
-        return False
+        return action in self.legal_actions()
 
     # -- the auction
     def _auction(self, seat: int, action: Say | Hold | Pass) -> None:
