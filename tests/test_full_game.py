@@ -234,6 +234,12 @@ def test_clone_is_independent() -> None:
     twin.apply("hand")
     assert game.phase is Phase.PICK_UP and twin.phase is Phase.DECLARE
     assert game.history != twin.history
+    playing = game_of("18 y p p s H8.H7 D CA")      # a discard and a card played: both copied
+    copied = playing.clone()
+    copied.apply(copied.legal_actions()[0])
+    assert len(copied.history) == len(playing.history) + 1
+    assert playing.position is not None and copied.position is not None
+    assert len(playing.position.trick) == 1 and len(copied.position.trick) == 2
 
 
 def test_bad_deals_and_early_records_are_refused() -> None:

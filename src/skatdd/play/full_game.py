@@ -184,7 +184,13 @@ class FullGame:
 
     def clone(self) -> FullGame:
         """An independent copy: applying actions to it leaves this game as it is."""
-        return copy.deepcopy(self)
+        # Actions, declarations and results are immutable and shared; only the lists and the position are copied
+        # (a deep copy cannot copy a CardSet, which refuses attribute assignment).
+        other = copy.copy(self)
+        other._history = list(self._history)
+        other._bids = list(self._bids)
+        other._position = None if self._position is None else self._position.copy()
+        return other
 
     # -- the seats' cards
     def _twelve(self) -> Mask:
