@@ -106,7 +106,7 @@ class GameResult:
         scores = f"list {_signed(self.list_points)}, Seeger-Fabian {_signed(self.seeger)}"
         if self.declarer is None or self.declaration is None or self.score is None:
             return f"passed in: {scores}"
-        how = "won" if self.won else "lost, overbid" if self.overbid else "lost"
+        how = "won" if self.won else "lost (overbid)" if self.overbid else "lost"
         taken = (f"{self.declarer_tricks} tricks" if self.declaration.game.is_null
                  else f"{self.declarer_points} points")
         early = ", decided early" if self.early else ""
