@@ -8,7 +8,12 @@
 * :mod:`~skatdd.play.deals`: the deals a match is played on (generated, JSON, ISS), with their auction
   (:mod:`~skatdd.play.auction` for generated deals);
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
-* :mod:`~skatdd.play.summary`: the match summary with its paired intervals.
+* :mod:`~skatdd.play.summary`: the match summary with its paired intervals;
+* :mod:`~skatdd.play.full_game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
+  declaration, play, score) as a state machine, with its phases and actions
+  (:mod:`~skatdd.play.full_actions`), each seat's :class:`SeatState` and the :class:`GameResult`
+  (:mod:`~skatdd.play.full_state`), and a seeded :class:`RandomPlayer` with :func:`play_game`
+  (:mod:`~skatdd.play.full_random`).  These four import only core and formats (docs/game.md).
 
 May import core, formats, engine, runner (a match runs its games as lines) and analysis
 (generated deals come from :mod:`skatdd.analysis.deals.realistic`).
@@ -16,6 +21,10 @@ May import core, formats, engine, runner (a match runs its games as lines) and a
 from __future__ import annotations
 
 from .deals import MatchDeal, generated_deal
+from .full_actions import Phase
+from .full_game import FullGame
+from .full_random import RandomPlayer, play_game
+from .full_state import GameResult, SeatState
 from .loading import load_player
 from .match import MatchConfig, MatchResult, match
 from .players import CheatingPlayer, Player, PlayerFactory, PlayerSpec
@@ -24,16 +33,22 @@ from .summary import MatchSummary
 
 __all__ = [
     "CheatingPlayer",
+    "FullGame",
+    "GameResult",
     "MatchConfig",
     "MatchDeal",
     "MatchResult",
     "MatchSummary",
+    "Phase",
     "Player",
     "PlayerFactory",
     "PlayerSpec",
     "PlayerState",
+    "RandomPlayer",
+    "SeatState",
     "generated_deal",
     "load_player",
     "match",
+    "play_game",
     "state_for",
 ]
