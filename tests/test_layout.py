@@ -167,6 +167,60 @@ def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None
     assert frozenset({"skatdd.core.cards", "skatdd.core.rules"}) in _cycles()
 
 
+#: The families of skatdd.analysis, bottom-up: a family imports only the families before it.
+FAMILIES = ["worlds", "deals", "inference", "honest", "best", "advise", "odds", "bid", "analyse"]
+#: The families a command answers from: their entry points in ``api`` and their results in ``results``.
+COMMAND_FAMILIES = ["advise", "analyse", "best", "bid", "odds"]
+ANALYSIS = SRC / "skatdd" / "analysis"
+
+
+def family(name: str) -> str | None:
+    """The analysis family of module *name*, or None outside analysis (or for the analysis package itself)."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "analysis" else None
+
+
+def test_analysis_holds_only_families() -> None:
+    flat = sorted(p.name for p in ANALYSIS.glob("*.py") if p.name != "__init__.py")
+    assert flat == [], f"modules outside a family: {flat}"
+    found = sorted(p.name for p in ANALYSIS.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert found == sorted(FAMILIES)
+    for name in FAMILIES:
+        assert ast.get_docstring(ast.parse((ANALYSIS / name / "__init__.py").read_text())), f"{name} has no docstring"
+    for name in COMMAND_FAMILIES:
+        assert (ANALYSIS / name / "api.py").exists() and (ANALYSIS / name / "results.py").exists(), name
+
+
+def family_violations() -> list[tuple[str, str]]:
+    """The imports of a family from a family after it in :data:`FAMILIES`."""
+    return sorted((name, target) for name, targets in GRAPH.items() for target in targets
+                  if family(name) and family(target) and family(name) != family(target)
+                  and FAMILIES.index(str(family(target))) > FAMILIES.index(str(family(name))))
+
+
+def test_the_families_form_the_stated_dag(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert family_violations() == [], "a family imports a family above it (analysis/__init__.py gives the order)"
+    monkeypatch.setitem(GRAPH, "skatdd.analysis.worlds.draw", GRAPH["skatdd.analysis.worlds.draw"] | {"skatdd.analysis.bid.api"})
+    assert family_violations() == [("skatdd.analysis.worlds.draw", "skatdd.analysis.bid.api")]
+
+
+def test_no_family_imports_another_familys_private_names() -> None:
+    wrong = []
+    for name in LAYERED:
+        if not family(name):
+            continue
+        path = MODULES[name]
+        for node in _runtime_imports(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            target = node.module
+            if family(target) and family(target) != family(name):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                if private or any(part.startswith("_") for part in target.split(".")):
+                    wrong.append((name, target, private))
+    assert wrong == []
+
+
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     """Run *code* in a fresh interpreter (imports and their warnings start from nothing)."""
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
