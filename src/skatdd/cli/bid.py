@@ -7,7 +7,7 @@ prints :meth:`skatdd.analysis.bid.api.BidReport.to_json`.
 
 Bad input (an unknown or duplicate card, not ten cards, an unknown seat,
 ``--worlds 0``) exits 2 with a one-line message; Ctrl-C stops the workers
-and exits 130.
+and exits 130, SIGTERM 143 and SIGHUP 129 (:mod:`skatdd.runner.stopping`).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver
 from skatdd.present.report import format_hand
 from skatdd.runner.lines import worker_count
+from skatdd.runner.stopping import exit_status, stop_message
 
 from .batch import dask_option
 from .common import emit_json, json_option, progress_bar, tt_option
@@ -191,9 +192,9 @@ def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int
             report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,
                          hand_only=hand_only, jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress,
                          dask=dask)
-    except KeyboardInterrupt:
-        click.echo("Interrupted: nothing printed (the table needs every skat).", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (skatdd.runner.stopping): 130, 143 or 129
+        click.echo(f"{stop_message(exc)}: nothing printed (the table needs every skat).", err=True)
+        sys.exit(exit_status(exc))
     if as_json:
         emit_json(report.to_json())
     else:
