@@ -70,6 +70,9 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["score", "--game", "grand", "--points", "121"], ["'--points'", "121 is not in the range"]),
     (["bench", "--deals", "x"], ["'x' is not a valid integer"]),
     (["bench", "--game", "foo"], ["'foo'", "expected grand"]),
+    (["advise", GAME, "--after", "20", "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
+    (["analyse", GAME, "--worlds", "10", "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
+    (["analyse", GAME, "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
     (["frob"], ["No such command 'frob'", "expected a command: advise, analyse, batch"]),
     (["--frob"], ["'--frob'", "--version"]),
 ]
