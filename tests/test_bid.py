@@ -18,6 +18,7 @@ from skatdd.analysis.best.api import GAME_ORDER
 from skatdd.analysis.best.discards import all_discards
 from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
 from skatdd.analysis.odds.api import odds
+from skatdd.cli.bid import ladder_rows
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -103,10 +104,13 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
     brute = _brute(HAND, 1, skats, worlds, seed)
     table = _Table(report.skats, worlds, picked_up=True)
     assert [lv.bid for lv in report.levels] == [b for b in bid_ladder() if b <= report.levels[-1].bid]
+    best_means: dict[bool, list[float]] = {False: [], True: []}
     for level in report.levels:
         b = level.bid
         for tournament in (False, True):
             k = 1 if tournament else 0
+            candidates: list[int] = []  # every declaration's total over all the worlds, in this scoring
+            pick_up_total = 0
             # The honest pick-up: per skat, the contract and discard with the highest total at this bid.
             for s, (twelve, per_world) in zip(report.skats, brute["draws"], strict=True):
                 best: tuple[int, str, tuple[int, int, int]] | None = None
@@ -122,6 +126,8 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
                                 best = (totals[k], str(decl), totals)
                 assert best is not None
                 assert s.picked_up(b, tournament) == (best[1], *best[2]), (b, tournament)
+                pick_up_total += best[0]
+            candidates.append(pick_up_total)
             # Every hand declaration, summed per skat.
             for decl in table.hand_decls:
                 if decl.game.is_null and score_game(decl, tricks=0).game_value < b:
@@ -131,6 +137,13 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
                     rows = [_score(decl, twelve, games[decl.game][0], b) for games in per_world]
                     expected.append((sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows)))
                 assert table.hand_totals(decl, b) == expected, (decl, b)
+                candidates.append(sum(e[k] for e in expected))
+            # The best mean in this scoring is the best declaration's, and the table shows it.
+            best_means[tournament].append(max(candidates) / (skats * worlds))
+            assert level.picks[tournament].mean(tournament) == pytest.approx(best_means[tournament][-1]), b
+    # A higher bid only removes declarations and lowers scores: no scoring's best mean rises with the bid.
+    for tournament, means in best_means.items():
+        assert all(a >= b for a, b in itertools.pairwise(means)), (tournament, means)
     # The per-world bound at bid 18: the best discard of each world.
     for option in report.options:
         if option.decl.hand:
@@ -192,6 +205,25 @@ def test_best_mean_never_rises_with_the_bid() -> None:
         top = report.max_bid(tournament)
         assert top is not None
         assert all((lv.picks[tournament].mean(tournament) > 0) == (lv.bid <= top) for lv in report.levels)
+
+
+def test_no_mean_column_of_the_table_rises_with_the_bid() -> None:
+    """Each half of the table shows the mean its scoring chose by; no such column rises with the bid.
+
+    Here the list choice's Seeger-Fabian points rise (76.0 at 55, 86.4 at 59,
+    where grand hand replaces a pick-up that scores better in list scoring):
+    the table showed them in the list half, a "points" column that rose.
+    """
+    report = small(skats=3, worlds=3, seed=2)
+    cross = [lv.picks[False].tournament for lv in report.levels]
+    assert any(b > a for a, b in itertools.pairwise(cross)), cross  # the other scoring's figure may rise (--json)
+    for scoring in ("both", "list", "tournament"):
+        header, rows, _ = ladder_rows(small(skats=3, worlds=3, seed=2, scoring=scoring))
+        means = [k for k, name in enumerate(header) if name in ("score", "points")]
+        assert means, header
+        for k in means:
+            column = [float(row[k]) for row in rows]
+            assert all(a >= b for a, b in itertools.pairwise(column)), (scoring, header[k], column)
 
 
 def test_four_jacks_and_top_clubs_bid_to_grand_ouvert_and_play_grand_hand() -> None:
