@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
+import skatdd.analysis.bid.api as bid_module
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
 from skatdd.analysis.best.api import GAME_ORDER
 from skatdd.analysis.best.discards import all_discards
-from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
+from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, check_counts, draw_skats
 from skatdd.analysis.odds.api import odds
+from skatdd.analysis.worlds.draw import WorldCountError
 from skatdd.cli.bid import ladder_rows
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
@@ -321,6 +323,9 @@ def test_text_report() -> None:
     ([HAND, "--seat", "M", "--worlds", "0"], "--worlds 0"),
     ([HAND, "--seat", "M", "--skats", "0"], "--skats 0"),
     (["CJ HJ CA CT CK C9 SA ST H7 QQ", "--seat", "M"], "QQ"),
+    ([HAND, "--seat", "F", "--skats", "1", "--worlds", "1000000000", "--jobs", "1"], "--worlds 1000000000"),
+    ([HAND, "--seat", "F", "--skats", "231", "--worlds", "5000", "--jobs", "1"], "--skats 231 x --worlds 5000"),
+    ([HAND, "--seat", "F", "--skats", str(10 ** 12), "--worlds", "4400"], "1,016,400 worlds"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], token: str) -> None:
     run = run_skatdd("bid", *args)
@@ -329,6 +334,42 @@ def test_bad_input_exits_2_with_one_line(args: list[str], token: str) -> None:
     assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
     assert token in lines[0], lines[0]
     assert run.stdout == ""
+
+
+def test_counts_are_bounded_as_odds_bounds_them() -> None:
+    with pytest.raises(WorldCountError, match="at most 5,000"):
+        bid(HAND, seat=1, skats=1, worlds=5001)
+    with pytest.raises(WorldCountError, match="at most 1,000,000"):
+        bid(HAND, seat=1, skats=201, worlds=5000)
+    check_counts(200, 5000)  # the largest runs are taken
+    check_counts(10 ** 12, 4329)
+
+
+def test_memory_does_not_grow_with_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worlds are drawn skat by skat as the tasks are solved, and each skat keeps counts, not one entry a world."""
+    drawn: list[int] = []
+    seen: list[tuple[int, int]] = []
+    real_worlds, real_handle = bid_module.skat_worlds, bid_module.handle
+
+    def counting_worlds(*args: Any) -> Any:
+        drawn.append(args[2])
+        return real_worlds(*args)
+
+    def watching_handle(solver: Solver, line: int, raw: Any, *, job: Any) -> Any:
+        seen.append((line, len(drawn)))
+        return real_handle(solver, line, raw, job=job)
+
+    monkeypatch.setattr(bid_module, "skat_worlds", counting_worlds)
+    monkeypatch.setattr(bid_module, "handle", watching_handle)
+    report = small(skats=4, worlds=30, seed=3, hand_only=True, jobs=1)
+    games = len(GAME_ORDER)
+    assert len(drawn) == 4 and len(seen) == 4 * games
+    # When task i runs, only the skats up to its own have had their worlds drawn.
+    assert all(skats_drawn == (line - 1) // games + 1 for line, skats_drawn in seen), seen
+    for s in report.skats:
+        assert s.worlds == 30
+        for result in s.games.values():
+            assert sum(result.hand.values()) == 30 and len(result.hand) <= 6  # at most the six bands
 
 
 def test_ctrl_c_stops_cleanly() -> None:
