@@ -13,11 +13,14 @@ from typing import Any
 
 import pytest
 
+import skatdd.analysis.bid.api as bid_module
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
 from skatdd.analysis.best.api import GAME_ORDER
 from skatdd.analysis.best.discards import all_discards
-from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, draw_skats
+from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, check_counts, draw_skats
 from skatdd.analysis.odds.api import odds
+from skatdd.analysis.worlds.draw import WorldCountError
+from skatdd.cli.bid import ladder_rows
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -103,10 +106,13 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
     brute = _brute(HAND, 1, skats, worlds, seed)
     table = _Table(report.skats, worlds, picked_up=True)
     assert [lv.bid for lv in report.levels] == [b for b in bid_ladder() if b <= report.levels[-1].bid]
+    best_means: dict[bool, list[float]] = {False: [], True: []}
     for level in report.levels:
         b = level.bid
         for tournament in (False, True):
             k = 1 if tournament else 0
+            candidates: list[int] = []  # every declaration's total over all the worlds, in this scoring
+            pick_up_total = 0
             # The honest pick-up: per skat, the contract and discard with the highest total at this bid.
             for s, (twelve, per_world) in zip(report.skats, brute["draws"], strict=True):
                 best: tuple[int, str, tuple[int, int, int]] | None = None
@@ -122,6 +128,8 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
                                 best = (totals[k], str(decl), totals)
                 assert best is not None
                 assert s.picked_up(b, tournament) == (best[1], *best[2]), (b, tournament)
+                pick_up_total += best[0]
+            candidates.append(pick_up_total)
             # Every hand declaration, summed per skat.
             for decl in table.hand_decls:
                 if decl.game.is_null and score_game(decl, tricks=0).game_value < b:
@@ -131,6 +139,13 @@ def test_every_figure_equals_brute_force_over_the_same_worlds() -> None:
                     rows = [_score(decl, twelve, games[decl.game][0], b) for games in per_world]
                     expected.append((sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows)))
                 assert table.hand_totals(decl, b) == expected, (decl, b)
+                candidates.append(sum(e[k] for e in expected))
+            # The best mean in this scoring is the best declaration's, and the table shows it.
+            best_means[tournament].append(max(candidates) / (skats * worlds))
+            assert level.picks[tournament].mean(tournament) == pytest.approx(best_means[tournament][-1]), b
+    # A higher bid only removes declarations and lowers scores: no scoring's best mean rises with the bid.
+    for tournament, means in best_means.items():
+        assert all(a >= b for a, b in itertools.pairwise(means)), (tournament, means)
     # The per-world bound at bid 18: the best discard of each world.
     for option in report.options:
         if option.decl.hand:
@@ -192,6 +207,25 @@ def test_best_mean_never_rises_with_the_bid() -> None:
         top = report.max_bid(tournament)
         assert top is not None
         assert all((lv.picks[tournament].mean(tournament) > 0) == (lv.bid <= top) for lv in report.levels)
+
+
+def test_no_mean_column_of_the_table_rises_with_the_bid() -> None:
+    """Each half of the table shows the mean its scoring chose by; no such column rises with the bid.
+
+    Here the list choice's Seeger-Fabian points rise (76.0 at 55, 86.4 at 59,
+    where grand hand replaces a pick-up that scores better in list scoring):
+    the table showed them in the list half, a "points" column that rose.
+    """
+    report = small(skats=3, worlds=3, seed=2)
+    cross = [lv.picks[False].tournament for lv in report.levels]
+    assert any(b > a for a, b in itertools.pairwise(cross)), cross  # the other scoring's figure may rise (--json)
+    for scoring in ("both", "list", "tournament"):
+        header, rows, _ = ladder_rows(small(skats=3, worlds=3, seed=2, scoring=scoring))
+        means = [k for k, name in enumerate(header) if name in ("score", "points")]
+        assert means, header
+        for k in means:
+            column = [float(row[k]) for row in rows]
+            assert all(a >= b for a, b in itertools.pairwise(column)), (scoring, header[k], column)
 
 
 def test_four_jacks_and_top_clubs_bid_to_grand_ouvert_and_play_grand_hand() -> None:
@@ -289,6 +323,9 @@ def test_text_report() -> None:
     ([HAND, "--seat", "M", "--worlds", "0"], "--worlds 0"),
     ([HAND, "--seat", "M", "--skats", "0"], "--skats 0"),
     (["CJ HJ CA CT CK C9 SA ST H7 QQ", "--seat", "M"], "QQ"),
+    ([HAND, "--seat", "F", "--skats", "1", "--worlds", "1000000000", "--jobs", "1"], "--worlds 1000000000"),
+    ([HAND, "--seat", "F", "--skats", "231", "--worlds", "5000", "--jobs", "1"], "--skats 231 x --worlds 5000"),
+    ([HAND, "--seat", "F", "--skats", str(10 ** 12), "--worlds", "4400"], "1,016,400 worlds"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], token: str) -> None:
     run = run_skatdd("bid", *args)
@@ -297,6 +334,42 @@ def test_bad_input_exits_2_with_one_line(args: list[str], token: str) -> None:
     assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
     assert token in lines[0], lines[0]
     assert run.stdout == ""
+
+
+def test_counts_are_bounded_as_odds_bounds_them() -> None:
+    with pytest.raises(WorldCountError, match="at most 5,000"):
+        bid(HAND, seat=1, skats=1, worlds=5001)
+    with pytest.raises(WorldCountError, match="at most 1,000,000"):
+        bid(HAND, seat=1, skats=201, worlds=5000)
+    check_counts(200, 5000)  # the largest runs are taken
+    check_counts(10 ** 12, 4329)
+
+
+def test_memory_does_not_grow_with_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worlds are drawn skat by skat as the tasks are solved, and each skat keeps counts, not one entry a world."""
+    drawn: list[int] = []
+    seen: list[tuple[int, int]] = []
+    real_worlds, real_handle = bid_module.skat_worlds, bid_module.handle
+
+    def counting_worlds(*args: Any) -> Any:
+        drawn.append(args[2])
+        return real_worlds(*args)
+
+    def watching_handle(solver: Solver, line: int, raw: Any, *, job: Any) -> Any:
+        seen.append((line, len(drawn)))
+        return real_handle(solver, line, raw, job=job)
+
+    monkeypatch.setattr(bid_module, "skat_worlds", counting_worlds)
+    monkeypatch.setattr(bid_module, "handle", watching_handle)
+    report = small(skats=4, worlds=30, seed=3, hand_only=True, jobs=1)
+    games = len(GAME_ORDER)
+    assert len(drawn) == 4 and len(seen) == 4 * games
+    # When task i runs, only the skats up to its own have had their worlds drawn.
+    assert all(skats_drawn == (line - 1) // games + 1 for line, skats_drawn in seen), seen
+    for s in report.skats:
+        assert s.worlds == 30
+        for result in s.games.values():
+            assert sum(result.hand.values()) == 30 and len(result.hand) <= 6  # at most the six bands
 
 
 def test_ctrl_c_stops_cleanly() -> None:

@@ -13,11 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
+from cli_runner import invoke_main
 from skatdd.analysis.odds.api import odds
 from skatdd.cli import cli
+from skatdd.cli.common import FiniteFloat
 from skatdd.core.errors import ScoringError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import ANNOUNCEMENTS, BASE_VALUES, MAX_BID, Declaration, score_game
@@ -67,6 +70,9 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["score", "--game", "grand", "--points", "121"], ["'--points'", "121 is not in the range"]),
     (["bench", "--deals", "x"], ["'x' is not a valid integer"]),
     (["bench", "--game", "foo"], ["'foo'", "expected grand"]),
+    (["advise", GAME, "--after", "20", "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
+    (["analyse", GAME, "--worlds", "10", "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
+    (["analyse", GAME, "--honest-tricks", "3"], ["--honest-tricks needs --honest"]),
     (["frob"], ["No such command 'frob'", "expected a command: advise, analyse, batch"]),
     (["--frob"], ["'--frob'", "--version"]),
 ]
@@ -150,3 +156,36 @@ def test_the_python_api_bounds_the_bid_too() -> None:
         score_game(Declaration(Game.GRAND), matadors=1, points=70, bid=265)
     with pytest.raises(ScoringError, match="from 18 to 264"):
         odds(" ".join(HAND), seat=0, bid=10 ** 20, worlds=1)
+
+
+# --------------------------------------------------------------------------- float options
+
+
+def _float_options() -> list[tuple[str, click.Option]]:
+    """Every option of every command whose value is a float: ``(command name, option)``."""
+    out = []
+    for name, command in sorted(cli.commands.items()):
+        for param in command.params:
+            if isinstance(param, click.Option) and isinstance(param.type, click.types.FloatParamType):
+                out.append((name, param))
+    return out
+
+
+FLOAT_OPTIONS = _float_options()
+
+
+def test_every_float_option_refuses_non_finite_numbers_by_its_type() -> None:
+    """A new float option cannot escape: it must take :class:`FiniteFloat` (finite, bounded both ways)."""
+    names = {(name, option.opts[0]) for name, option in FLOAT_OPTIONS}
+    assert {("match", "--timeout"), ("serve", "--time-limit")} <= names
+    for name, option in FLOAT_OPTIONS:
+        assert isinstance(option.type, FiniteFloat), (name, option.opts)
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "Infinity", "-1", "1e308", "1e999", "86401"])
+@pytest.mark.parametrize(("command", "option"), [(n, o.opts[0]) for n, o in FLOAT_OPTIONS])
+def test_every_float_option_refuses_non_finite_and_out_of_range_values(command: str, option: str, value: str) -> None:
+    # The option first: Click reads the options given before it misses an argument.
+    status, out, err = invoke_main(command, f"{option}={value}")
+    assert_one_line(err.decode(), status, [f"'{option}'", f"'{value}'"])
+    assert out == b""

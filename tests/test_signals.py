@@ -145,6 +145,17 @@ def test_odds_stopped_by_a_signal_ends_its_workers(sig: int) -> None:
     assert run.text().strip() == f"Terminated by {signal.Signals(sig).name}."
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_bid_stopped_by_a_signal_reports_that_signal(sig: int) -> None:
+    """bid says which signal stopped it and exits 128 + that signal, as odds does (not 130 for every one)."""
+    run = Run("bid", *HAND, "--seat", "F", "--skats", "231", "--jobs", "2", "--tt-mb", "16")
+    run.wait_for(lambda: len(run.descendants()) >= 2, "two workers")
+    run.signal(sig)
+    assert run.finish() == 128 + sig
+    said = "Interrupted" if sig == signal.SIGINT else f"Terminated by {signal.Signals(sig).name}"
+    assert run.text().strip() == f"{said}: nothing printed (the table needs every skat)."
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_null_ouvert_on_two_threads_stopped_by_a_signal(sig: int) -> None:
     """A hand game counted on two threads (seconds of work) stops on the signal with its status and one line."""

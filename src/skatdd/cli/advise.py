@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import IO, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from skatdd.analysis.advise.api import (
     DEFAULT_SEED,
@@ -132,6 +133,17 @@ def honest_options(what: str) -> Callable[[F], F]:
             help=f"Also give {what} its honest_win: the worlds won by the best strategy that plays one card in all "
                  "worlds the declarer cannot tell apart (no strategy fusion).")(func)
     return add
+
+
+def check_honest_tricks(honest: bool) -> None:
+    """Refuse ``--honest-tricks`` given without ``--honest`` (one line, exit 2): alone it would change nothing.
+
+    Called first by every command of :func:`honest_options`; an option left
+    at its default (not on the command line) is no error.
+    """
+    source = click.get_current_context().get_parameter_source("honest_tricks")
+    if not honest and source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        raise click.UsageError("--honest-tricks needs --honest: without it no honest search runs")
 
 
 # --------------------------------------------------------------------------- readable report
@@ -399,6 +411,7 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
       skatdd advise examples/deal.txt --game spades --declarer M --played "HA" --worlds 500 --seed 7
       skatdd advise game.iss --after 21 --inference all --honest
     """
+    check_honest_tricks(honest)
     with input_errors():
         pos, declaration, stated = advice_position(position, game_spec, declarer, played, after)
         bids = input_auction(stated) if inference in ("bids", "all") else ()

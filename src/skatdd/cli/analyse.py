@@ -58,6 +58,7 @@ from skatdd.runner.lines import LineOutcome, record_line, worker_count
 from skatdd.runner.outputs import PARTIAL, check_not_input, lock_output
 
 from .advise import (
+    check_honest_tricks,
     honest_options,
     inference_option,
     sd_cells,
@@ -420,6 +421,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    check_honest_tricks(honest)
     if worlds is None and (inference != "none" or honest):
         # Both judge the cards single-dummy: without --worlds there is nothing for them to change.
         raise click.UsageError(f"{'--inference' if inference != 'none' else '--honest'} needs --worlds N "

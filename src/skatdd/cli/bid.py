@@ -7,7 +7,7 @@ prints :meth:`skatdd.analysis.bid.api.BidReport.to_json`.
 
 Bad input (an unknown or duplicate card, not ten cards, an unknown seat,
 ``--worlds 0``) exits 2 with a one-line message; Ctrl-C stops the workers
-and exits 130.
+and exits 130, SIGTERM 143 and SIGHUP 129 (:mod:`skatdd.runner.stopping`).
 """
 from __future__ import annotations
 
@@ -20,11 +20,12 @@ from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver
 from skatdd.present.report import format_hand
 from skatdd.runner.lines import worker_count
+from skatdd.runner.stopping import exit_status, stop_message
 
 from .batch import dask_option
 from .common import emit_json, json_option, progress_bar, tt_option
 
-__all__ = ["command", "report_lines"]
+__all__ = ["command", "ladder_rows", "report_lines"]
 
 
 def _pct(x: float | None) -> str:
@@ -57,24 +58,27 @@ def _columns(rows: list[list[str]], left: set[int]) -> list[str]:
 TAIL_ROWS = 3
 
 
-def _ladder(report: BidReport) -> list[str]:
-    """The bidding table, consecutive bids with the same figures on one row.
+def ladder_rows(report: BidReport) -> tuple[list[str], list[list[str]], list[tuple[int, int]]]:
+    """``(header, rows, spans)`` of the bidding table: consecutive bids with the same figures on one row.
 
-    Bids above the highest that beats passing (in every scoring shown) lose
-    on average; after :data:`TAIL_ROWS` such rows one line says how many
-    more there are (``--json`` lists every bid).
+    Each scoring's half shows its best declaration, its win chance and the
+    mean that chose it (list: ``score``, tournament: ``points``), and only
+    that mean: a higher bid only removes declarations and lowers scores, so
+    that mean never rises with the bid.  The other scoring's figure of the
+    same declaration would (where the choice changes to one that scores
+    better there) and so is left to ``--json``; the win chance may rise too
+    (a safer declaration chosen once the bolder one is overbid).
     """
     both = len(report.scorings) > 1
     first = report.scorings[0]
-    name = "tournament" if first else "list"
-    header = ["bid", f"{name}: best declaration", "win", "score", "points"]
+    header = ["bid", f"{'tournament' if first else 'list'}: best declaration", "win", "points" if first else "score"]
     if both:
         header += ["tournament: best declaration", "win", "points"]
     rows: list[list[str]] = []
     spans: list[tuple[int, int]] = []
     for lv in report.levels:
         pick = lv.picks[first]
-        cells = [_label(pick), _pct(pick.win), _signed(pick.score), _signed(pick.tournament)]
+        cells = [_label(pick), _pct(pick.win), _signed(pick.mean(first))]
         if both:
             other = lv.picks[True]
             same = other.label == pick.label and other.choices == pick.choices
@@ -86,9 +90,20 @@ def _ladder(report: BidReport) -> list[str]:
             spans.append((lv.bid, lv.bid))
     for row, (a, b) in zip(rows, spans, strict=True):
         row[0] = _bids(a, b)
+    return header, rows, spans
+
+
+def _ladder(report: BidReport) -> list[str]:
+    """The bidding table (:func:`ladder_rows`) as lines.
+
+    Bids above the highest that beats passing (in every scoring shown) lose
+    on average; after :data:`TAIL_ROWS` such rows one line says how many
+    more there are (``--json`` lists every bid).
+    """
+    header, rows, spans = ladder_rows(report)
     tops = [b for b in (report.max_bid(t) for t in report.scorings) if b is not None]
     keep = next((i for i, (a, _) in enumerate(spans) if a > max(tops, default=0)), len(rows)) + TAIL_ROWS
-    out = _columns([header, *rows], {1, 5})
+    out = _columns([header, *rows], {1, 4})
     if keep < len(rows):
         hidden = spans[keep:]
         out = out[:keep + 1]
@@ -191,9 +206,9 @@ def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int
             report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,
                          hand_only=hand_only, jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress,
                          dask=dask)
-    except KeyboardInterrupt:
-        click.echo("Interrupted: nothing printed (the table needs every skat).", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (skatdd.runner.stopping): 130, 143 or 129
+        click.echo(f"{stop_message(exc)}: nothing printed (the table needs every skat).", err=True)
+        sys.exit(exit_status(exc))
     if as_json:
         emit_json(report.to_json())
     else:

@@ -1,6 +1,7 @@
 """Options and helpers shared by several commands."""
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
@@ -106,6 +107,39 @@ class BidType(click.ParamType):  # type: ignore[type-arg]
                       "grand ouvert with or without four)", param, ctx)
         return number
 
+
+class FiniteFloat(click.FloatRange):
+    """A finite number from *low* to *high* (each excluded when open): the type of every float option.
+
+    Click's ``FLOAT`` and ``FloatRange`` take ``nan`` (no comparison with a
+    bound fails), ``inf`` and numbers like ``1e308`` when unbounded above: a
+    timeout of ``nan`` never compares as expired, one of ``inf`` overflows the
+    clocks and waits it is handed to, far from the command line.  Here both
+    bounds are required, and every float option of every command uses this
+    type (a test walks the commands' options), so such a value is refused as
+    the command line is read: one line naming the token as typed, exit status
+    2.  The help shows the range as ``FloatRange`` does.
+    """
+
+    def __init__(self, low: float, high: float, *, low_open: bool = False, high_open: bool = False) -> None:
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise ValueError(f"FiniteFloat needs finite bounds low < high, not {low!r}, {high!r}")
+        super().__init__(low, high, min_open=low_open, max_open=high_open)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """*value* as a float when it is a finite number in range; else Click's one-line error naming it."""
+        number = click.FLOAT.convert(value, param, ctx)  # not a number: Click's message names the token
+        if not math.isfinite(number):
+            self.fail(f"{quote(value)} is not a finite number: expected {self._describe_range()}", param, ctx)
+        try:
+            return super().convert(number, param, ctx)
+        except click.BadParameter:  # name the token as typed (Click names the float: -1.0 for '-1')
+            self.fail(f"{quote(value)} is not in the range {self._describe_range()}", param, ctx)
+
+
+#: The most seconds a float option takes: a day.  Longer is no use to a run or a request, and a far
+#: larger number overflows the waits it is handed to (``threading.TIMEOUT_MAX``, ``signal.setitimer``).
+MAX_SECONDS = 86_400.0
 
 #: A contract name (grand, clubs, ..., null, null-ouvert); converts to ``(Game, ouvert)``.
 GAME = ParsedType("GAME", parse_game, tuple)

@@ -35,7 +35,7 @@ from skatdd.runner.game_lines import game_line_id
 from skatdd.runner.lines import run_lines, stdin_bytes, worker_count
 
 from .batch import ResultSink, output_fingerprint, run_options, stream_results
-from .common import emit_json, json_option, results_apart, tt_option
+from .common import MAX_SECONDS, FiniteFloat, emit_json, json_option, results_apart, tt_option
 from .solve import input_errors
 
 __all__ = ["command", "summary_lines"]
@@ -137,7 +137,7 @@ def _deal_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str
                    "ISS record a line.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seeds the generated deals and every player's random choices.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=FiniteFloat(0, MAX_SECONDS, low_open=True), default=DEFAULT_TIMEOUT, show_default=True,
               help="Seconds a player may take over one card; a player that takes longer fails the deal.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes, one solver each [default: every core].")

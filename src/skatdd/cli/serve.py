@@ -30,7 +30,7 @@ from skatdd.core.errors import MissingDependencyError, SkatddError, plural
 from skatdd.engine.solve import Solver
 from skatdd.runner.stopping import STOP_SIGNALS
 
-from .common import tt_option
+from .common import MAX_SECONDS, FiniteFloat, tt_option
 
 if TYPE_CHECKING:
     import uvicorn
@@ -91,7 +91,7 @@ def _url(sock: socket.socket) -> str:
               help="Solver processes [default: every core].")
 @click.option("--queue", type=click.IntRange(min=0), default=None,
               help="Requests that may wait for a busy worker; more get 503 [default: 4 per worker].")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+@click.option("--time-limit", type=FiniteFloat(0.1, MAX_SECONDS), default=60.0, show_default=True,
               help="Seconds a request may take, waiting included; then its worker is stopped and 503 answered.")
 @click.option("--max-body", type=click.IntRange(min=1024), default=64 * 1024, show_default=True,
               help="Largest request body in bytes; larger ones get 413.")

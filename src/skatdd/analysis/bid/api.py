@@ -16,7 +16,10 @@ twenty cards between the two defenders) are drawn for each skat exactly as
 ``skatdd odds HAND --skat SKAT --worlds W --seed SEED`` draws them
 (:func:`skatdd.analysis.odds.draw.draw_worlds`).  Every (skat, world) pair is one lie of
 all 22 unseen cards, uniformly distributed, so the S x W pairs also serve
-the hand games: every declaration is scored on the very same worlds.
+the hand games: every declaration is scored on the very same worlds.  A
+skat's worlds are drawn when its tasks are handed out, and its results kept
+as counts of each outcome, so memory does not grow with S or W; W above
+5,000 or S x W above a million is refused (:func:`check_counts`).
 
 The declarations at a bid
 -------------------------
@@ -71,12 +74,14 @@ from __future__ import annotations
 import functools
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from skatdd.analysis.best.bands import ALL_TRICKS, SCHNEIDER
 from skatdd.analysis.best.results import GAME_ORDER
+from skatdd.analysis.odds.api import MAX_KNOWN_SKAT_WORLDS
 from skatdd.analysis.odds.input import read_view
+from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
 from skatdd.core.cards import Card, Mask
 from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
@@ -89,11 +94,11 @@ from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
 from .results import PICK_UP, SCORINGS, BidReport, GameOption, Level, Pick, pick
 from .skat import Choice, GameOnSkat, SkatOutcome, hand_declarations, null_allowed, scored
 from .stegen import stegen_count
-from .tasks import BidJob, SkatDraw, draw_skats, handle
+from .tasks import BidJob, draw_skats, handle, skat_seeds, skat_worlds
 
 __all__ = [
     "DEFAULT_SKATS", "DEFAULT_WORLDS", "PICK_UP", "SCORINGS", "SKAT_PAIRS", "BidReport", "GameOption", "Level", "Pick",
-    "bid", "bid_ladder", "draw_skats",
+    "bid", "bid_ladder", "check_counts", "draw_skats",
 ]
 
 #: Skats drawn when the caller does not say (of 231).
@@ -130,7 +135,6 @@ class _Table:
 
     def __init__(self, skats: list[SkatOutcome], worlds: int, picked_up: bool) -> None:
         self.skats, self.worlds, self.picked_up = skats, worlds, picked_up
-        self.counts = [{g: Counter(r.hand) for g, r in s.games.items()} for s in skats]
         reached = {g: max(o for s in skats for o in s.games[g].hand) for g in GAME_ORDER}
         # An announcement never met in any world loses everywhere: the plain hand game is never worse.
         self.hand_decls = [d for d in hand_declarations()
@@ -140,10 +144,10 @@ class _Table:
     def hand_totals(self, decl: Declaration, bid: int) -> list[tuple[int, int, int]]:
         """Per skat ``(score, seeger, wins)`` totals of a hand declaration at *bid*."""
         out = []
-        for s, counts in zip(self.skats, self.counts, strict=True):
+        for s in self.skats:
             m = s.games[decl.game].matadors
             score = seeger = wins = 0
-            for outcome, n in counts[decl.game].items():
+            for outcome, n in s.games[decl.game].hand.items():
                 a, b, won = scored(decl, m, outcome, bid)
                 score, seeger, wins = score + n * a, seeger + n * b, wins + n * won
             out.append((score, seeger, wins))
@@ -155,7 +159,7 @@ class _Table:
         for s in self.skats:
             for decl in self.hand_decls:
                 result = s.games[decl.game]
-                for outcome in set(result.hand):
+                for outcome in result.hand:
                     sc, _, won = scored(decl, result.matadors, outcome, MIN_BID)
                     if won:
                         best = max(best, sc)
@@ -216,9 +220,9 @@ class _Table:
                 totals = (ch.score, ch.tournament, ch.wins)
             for i in range(3):
                 honest[i] += totals[i]
-            for outcome in result.optimistic or ():
+            for outcome, k in (result.optimistic or Counter()).items():
                 a, b, won_ = scored(decl, result.matadors, outcome, MIN_BID)
-                bound[0], bound[1], bound[2] = bound[0] + a, bound[1] + b, bound[2] + won_
+                bound[0], bound[1], bound[2] = bound[0] + k * a, bound[1] + k * b, bound[2] + k * won_
         return GameOption(decl, honest[2] / n, honest[0] / n, honest[1] / n, bound[2] / n, bound[0] / n, bound[1] / n)
 
 
@@ -226,22 +230,42 @@ class _Table:
 # Public API
 
 
-def _outcomes(draws: list[SkatDraw], games: Sequence[Game], records: list[dict[str, Any]],
-              hand: Mask) -> list[SkatOutcome]:
-    """Reassemble the per-task records (skat by skat, game by game) into :class:`SkatOutcome` objects."""
-    out = []
-    it = iter(records)
-    for draw in draws:
-        results = {}
-        for game in games:
-            record = next(it)
-            m = 0 if game.is_null else matadors(game, hand | draw.skat)
-            result = GameOnSkat(game, m, list(record["hand"]), record.get("optimistic"))
-            for regime, tournament, discard, score, seeger, wins in record.get("picked", []):
-                result.picked[regime, bool(tournament)] = Choice((discard[0], discard[1]), score, seeger, wins)
-            results[game] = result
-        out.append(SkatOutcome(draw.skat, draw.seed, len(draw.worlds), results))
-    return out
+def _outcome(skat: Mask, seed: int, games: Sequence[Game], records: list[dict[str, Any]],
+             hand: Mask) -> SkatOutcome:
+    """One skat's :class:`SkatOutcome` from its tasks' records (game by game, in *games* order).
+
+    The per-world outcomes are kept as counts (:class:`~skatdd.analysis.bid_skat.GameOnSkat`).
+    """
+    results = {}
+    for game, record in zip(games, records, strict=True):
+        m = 0 if game.is_null else matadors(game, hand | skat)
+        optimistic = record.get("optimistic")
+        result = GameOnSkat(game, m, Counter(record["hand"]), None if optimistic is None else Counter(optimistic))
+        for regime, tournament, discard, score, seeger, wins in record.get("picked", []):
+            result.picked[regime, bool(tournament)] = Choice((discard[0], discard[1]), score, seeger, wins)
+        results[game] = result
+    return SkatOutcome(skat, seed, len(records[0]["hand"]), results)
+
+
+def check_counts(skats: int, worlds: int) -> None:
+    """Refuse counts a run could not finish, before any work (one line naming them, exit 2 in the CLI).
+
+    Each skat's pick-up ranks every discard over that skat's worlds: ``odds
+    --skat``'s computation, bounded as it is (:data:`~skatdd.analysis.odds.api.MAX_KNOWN_SKAT_WORLDS`
+    worlds).  The skats are at most 231, and the worlds of all of them at
+    most :data:`~skatdd.analysis.worlds.draw.MAX_WORLDS`, as an ``odds`` run.
+    """
+    for name, value in (("skats", skats), ("worlds", worlds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise DealFormatError(f"--{name} {value!r}: the number of {name} must be a whole number of at least 1")
+    if worlds > MAX_KNOWN_SKAT_WORLDS:
+        raise WorldCountError(f"--worlds {worlds}: each skat's discards are ranked over its worlds, as odds --skat "
+                              f"does, at most {MAX_KNOWN_SKAT_WORLDS:,} (docs/cli.md); ask for at most "
+                              f"{MAX_KNOWN_SKAT_WORLDS:,}")
+    total = min(skats, SKAT_PAIRS) * worlds
+    if total > MAX_WORLDS:
+        raise WorldCountError(f"--skats {skats} x --worlds {worlds}: {total:,} worlds, and a run solves at most "
+                              f"{MAX_WORLDS:,} (docs/cli.md); ask for fewer skats or worlds")
 
 
 def bid(
@@ -273,31 +297,42 @@ def bid(
         raise DealFormatError("bid needs the seat of the hand (0, 1, 2 or F, M, R)")
     view = read_view(cards, seat, None)
     hand = view.known[view.seat]
-    for name, value in (("skats", skats), ("worlds", worlds)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise DealFormatError(f"--{name} {value!r}: the number of {name} must be a whole number of at least 1")
+    check_counts(skats, worlds)
     shown = {"both": (False, True), "list": (False,), "tournament": (True,)}
     if scoring not in shown:
         raise DealFormatError(f"unknown scoring {scoring!r}: expected list, tournament or both")
     scorings = shown[scoring]
 
-    draws, every = draw_skats(view.seat, hand, skats, worlds, generator(seed))
+    seeds, every = skat_seeds(hand, skats, generator(seed))
     job = BidJob(view.seat, hand, picked_up=not hand_only, tournament=True in scorings)
-    tasks = [json_text({"skat": d.skat, "game": int(g), "worlds": [[*w.hands, w.skat] for w in d.worlds]})
-             for d in draws for g in GAME_ORDER]
-    records: list[dict[str, Any]] = []
+    total = len(seeds) * len(GAME_ORDER)
+
+    def tasks() -> Iterator[str]:
+        # One skat's worlds at a time, as the workers take its tasks: memory does not grow with the counts.
+        for skat, skat_seed in seeds:
+            rows = [[*w.hands, w.skat] for w in skat_worlds(view.seat, hand, skat, skat_seed, worlds)]
+            for g in GAME_ORDER:
+                yield json_text({"skat": skat, "game": int(g), "worlds": rows})
+
+    outcomes: list[SkatOutcome] = []
+    pending: list[dict[str, Any]] = []
+    done = 0
 
     def collect(outcome: LineOutcome) -> None:
+        nonlocal done
         if outcome.kind != OK:
             raise RuntimeError(f"a task failed: {outcome.record.get('error')}")
-        records.append(outcome.record)
+        pending.append(outcome.record)
+        done += 1
+        if len(pending) == len(GAME_ORDER):  # a skat's last game: its outcome, counted, replaces its records
+            skat, skat_seed = seeds[len(outcomes)]
+            outcomes.append(_outcome(skat, skat_seed, GAME_ORDER, pending, hand))
+            pending.clear()
         if progress is not None:
-            progress(len(records), len(tasks))
+            progress(done, total)
 
-    summary = run_lines(enumerate(tasks, start=1), handler=functools.partial(handle, job=job),
-                        jobs=worker_count(jobs), solver=solver, emit=collect, dask=dask,
-                        total=len(tasks))
-    outcomes = _outcomes(draws, GAME_ORDER, records, hand)
+    summary = run_lines(enumerate(tasks(), start=1), handler=functools.partial(handle, job=job),
+                        jobs=worker_count(jobs), solver=solver, emit=collect, dask=dask, total=total)
     table = _Table(outcomes, worlds, picked_up=not hand_only)
     return BidReport(
         seat=view.seat, hand=hand, scorings=scorings, skats=outcomes, every_skat=every, worlds=worlds, seed=seed,

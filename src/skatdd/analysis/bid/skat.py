@@ -8,6 +8,7 @@ pick-up there: the contract and discard with the highest total at a bid.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from skatdd.analysis.best.bands import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
@@ -58,16 +59,18 @@ class Choice:
 class GameOnSkat:
     """One game's results on one skat's worlds.
 
-    ``hand`` and ``optimistic`` hold one outcome per world: the band (suit,
-    grand) or 1/0 won/lost (null) of the hand game and of the best discard
-    of that world.  ``picked`` maps ``(regime, tournament)`` to the honest
+    ``hand`` and ``optimistic`` count the skat's worlds by outcome: the band
+    (suit, grand) or 1/0 won/lost (null) of the hand game and of the best
+    discard of that world (counts, not one entry per world: every figure
+    needs only how often each outcome came, and memory then does not grow
+    with the worlds).  ``picked`` maps ``(regime, tournament)`` to the honest
     choice ranked by that score table (regime 0 for null).
     """
 
     game: Game
     matadors: int
-    hand: list[int]
-    optimistic: list[int] | None = None
+    hand: Counter[int]
+    optimistic: Counter[int] | None = None
     picked: dict[tuple[int, bool], Choice] = field(default_factory=dict)
 
     @property

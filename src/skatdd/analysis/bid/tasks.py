@@ -43,7 +43,7 @@ from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.runner.lines import LineOutcome
 
-__all__ = ["BidJob", "SkatDraw", "band_scores", "draw_skats", "game_values", "handle"]
+__all__ = ["BidJob", "SkatDraw", "band_scores", "draw_skats", "game_values", "handle", "skat_seeds", "skat_worlds"]
 
 
 # ---------------------------------------------------------------------------
@@ -59,25 +59,38 @@ class SkatDraw:
     worlds: list[World]
 
 
-def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Random) -> tuple[list[SkatDraw], bool]:
-    """``(draws, every_skat)``: *skats* skats of the unseen cards (all 231 when no fewer), *worlds* worlds each.
+def skat_seeds(hand: Mask, skats: int, rng: random.Random) -> tuple[list[tuple[Mask, int]], bool]:
+    """``([(skat, seed), ...], every_skat)``: *skats* skats of the unseen cards (all 231 when no fewer), a seed each.
 
     The skats are taken uniformly without repeats and listed in a fixed
     order (lexicographic in the unseen cards); each gets a seed from *rng*
     for its own ``random.Random``, which draws its worlds as
-    :func:`skatdd.analysis.odds.draw.draw_worlds` does for ``odds --skat``.
+    :func:`skatdd.analysis.odds.draw.draw_worlds` does for ``odds --skat``
+    (:func:`skat_worlds`).  At most 231 pairs, whatever *skats*: the worlds
+    are drawn skat by skat as they are solved, so memory does not grow with
+    the counts.
     """
     unseen = [c for c in range(32) if not hand >> c & 1]
     pairs = [1 << a | 1 << b for a, b in combinations(unseen, 2)]
     every = skats >= len(pairs)
     chosen = list(range(len(pairs))) if every else sorted(rng.sample(range(len(pairs)), skats))
-    draws = []
-    for index in chosen:
-        seed = rng.randrange(2 ** 32)
-        skat = pairs[index]
-        drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, generator(seed))
-        draws.append(SkatDraw(skat, seed, drawn))
-    return draws, every
+    return [(pairs[index], rng.randrange(2 ** 32)) for index in chosen], every
+
+
+def skat_worlds(seat: int, hand: Mask, skat: Mask, seed: int, worlds: int) -> list[World]:
+    """The *worlds* worlds of one skat, drawn from *seed* as ``odds HAND --skat SKAT --seed SEED`` draws them."""
+    drawn, _, _ = draw_worlds(hand_view(seat, hand, skat), worlds, generator(seed))
+    return drawn
+
+
+def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Random) -> tuple[list[SkatDraw], bool]:
+    """``(draws, every_skat)``: :func:`skat_seeds`' skats with their worlds, all drawn at once.
+
+    For callers that look at every world (tests, benchmarks);
+    :func:`skatdd.analysis.bid.bid` draws the same worlds one skat at a time.
+    """
+    seeds, every = skat_seeds(hand, skats, rng)
+    return [SkatDraw(skat, seed, skat_worlds(seat, hand, skat, seed, worlds)) for skat, seed in seeds], every
 
 
 # ---------------------------------------------------------------------------
