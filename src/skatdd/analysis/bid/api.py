@@ -234,7 +234,7 @@ def _outcome(skat: Mask, seed: int, games: Sequence[Game], records: list[dict[st
              hand: Mask) -> SkatOutcome:
     """One skat's :class:`SkatOutcome` from its tasks' records (game by game, in *games* order).
 
-    The per-world outcomes are kept as counts (:class:`~skatdd.analysis.bid_skat.GameOnSkat`).
+    The per-world outcomes are kept as counts (:class:`~skatdd.analysis.bid.skat.GameOnSkat`).
     """
     results = {}
     for game, record in zip(games, records, strict=True):

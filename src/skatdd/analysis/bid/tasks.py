@@ -87,7 +87,7 @@ def draw_skats(seat: int, hand: Mask, skats: int, worlds: int, rng: random.Rando
     """``(draws, every_skat)``: :func:`skat_seeds`' skats with their worlds, all drawn at once.
 
     For callers that look at every world (tests, benchmarks);
-    :func:`skatdd.analysis.bid.bid` draws the same worlds one skat at a time.
+    :func:`skatdd.analysis.bid.api.bid` draws the same worlds one skat at a time.
     """
     seeds, every = skat_seeds(hand, skats, rng)
     return [SkatDraw(skat, seed, skat_worlds(seat, hand, skat, seed, worlds)) for skat, seed in seeds], every
