@@ -152,9 +152,11 @@ cdef class WorldClasses:
 cdef class NullSolver:
     """Owns the double-dummy table and the honest-search memo (exact keys: valid across calls).
 
-    ``NullSolver(tt_mb, memo_mb=None)`` gives the double-dummy table *tt_mb*
-    MiB and the memo *memo_mb* (default half of *tt_mb*; at least 1 MiB
-    each).  Not thread-safe: one solver a thread.
+    ``NullSolver(tt_mb, memo_mb=None, near_bits=15)`` gives the double-dummy
+    table *tt_mb* MiB and the memo *memo_mb* (default half of *tt_mb*; at
+    least 1 MiB each), each with a near cache of ``1 << near_bits`` entries
+    (1..20; nullouvert_table.pxi: the tests make it tiny, so that every
+    probe meets another key there).  Not thread-safe: one solver a thread.
     """
 
     cdef Table tt
@@ -163,11 +165,13 @@ cdef class NullSolver:
     cdef HS hs
     cdef public int tt_mb
 
-    def __cinit__(self, int tt_mb=128, memo_mb=None):
+    def __cinit__(self, int tt_mb=128, memo_mb=None, int near_bits=NEAR_BITS):
         cdef int mm = max(1, tt_mb // 2) if memo_mb is None else memo_mb
         if tt_mb < 1 or mm < 1:
             raise ValueError(f"tt_mb and memo_mb must be at least 1, got {tt_mb} and {mm}")
-        if table_alloc(&self.tt, tt_mb) != 0 or table_alloc(&self.memo, mm) != 0:
+        if not 1 <= near_bits <= 20:
+            raise ValueError(f"near_bits must be in 1..20, got {near_bits}")
+        if table_alloc(&self.tt, tt_mb, near_bits) != 0 or table_alloc(&self.memo, mm, near_bits) != 0:
             raise MemoryError(f"cannot allocate {tt_mb} + {mm} MiB of tables")
         self.tt_mb = tt_mb
         self.dd.tt = &self.tt
@@ -192,8 +196,8 @@ cdef class NullSolver:
     def reset_stats(self):
         self.dd.nodes = 0
         self.hs.nodes = 0
-        self.tt.hits = self.tt.probes = 0
-        self.memo.hits = self.memo.probes = 0
+        self.tt.hits = self.tt.probes = self.tt.near_hits = 0
+        self.memo.hits = self.memo.probes = self.memo.near_hits = 0
 
     @property
     def nodes(self):
@@ -207,6 +211,11 @@ cdef class NullSolver:
     @property
     def honest_nodes(self):
         return self.hs.nodes
+
+    @property
+    def table_stats(self):
+        """``(probes, hits, near_hits)`` of the double-dummy table since the last :meth:`reset_stats` (near: table_get)."""
+        return self.tt.probes, self.tt.hits, self.tt.near_hits
 
     # -- double dummy on one position --------------------------------------
     cdef void _set_dd(self, hands, int decl, int leader, trick) except *:

@@ -463,6 +463,35 @@ cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
     return n
 
 
+cdef inline int last_hand(DD* s, int seat) noexcept nogil:
+    """The value of a node where *seat* plays the trick's last card, when settled without a move list; else -1.
+
+    The declarer who must follow either holds a card below the trick's best
+    (declarer_choices() leaves only the highest of them: its value is the
+    child's) or takes the trick with any card (1).  A defender, with the
+    declarer's card best so far, gives him the trick with a card below it
+    or a discard (1).  The same moves dd_order() would list first, searched
+    the same way: the answer and the node count do not change, only the
+    ordering's work is saved (a child that closes the trick to the declarer
+    is no node).
+    """
+    cdef uint32_t sb = suit_bits(s.tcard[0] >> 3), f = s.hand[seat] & sb, under
+    cdef int win = s.tcard[0], dpos
+    if (s.tcard[1] >> 3) == (s.tcard[0] >> 3) and s.tcard[1] > win:
+        win = s.tcard[1]
+    if seat == s.decl:
+        if f == 0:
+            return -1
+        under = f & below(win)
+        if under == 0:
+            return 1
+        return dd_child(s, seat, high_bit(under))
+    dpos = (s.decl - s.leader + 3) % 3
+    if s.tcard[dpos] == win and (f == 0 or (f & below(win)) != 0):
+        return 1
+    return -1
+
+
 cdef int dd_lose(DD* s) noexcept nogil:
     """1 when the defenders can force the declarer to win a trick from here, else 0.
 
@@ -485,7 +514,11 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int found
     s.at_root = 0
     s.nodes += 1
-    if s.tlen == 0:
+    if s.tlen == 2:
+        found = last_hand(s, seat)
+        if found >= 0:
+            return found
+    elif s.tlen == 0:
         if s.hand[s.decl] == 0:
             return 0
         if s.leader != s.decl:

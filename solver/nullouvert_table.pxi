@@ -12,8 +12,15 @@ from libc.string cimport memset
 ctypedef struct Table:
     uint64_t* e            # 2 words per entry
     uint64_t nbuckets      # power of two
+    uint64_t* near         # the near cache: 1 << near_bits entries of 2 words, direct-mapped (see table_get)
+    int near_bits
     uint64_t hits
     uint64_t probes
+    uint64_t near_hits
+
+
+cdef enum:
+    NEAR_BITS = 15         # the near cache's default size: 32,768 entries, 512 KiB
 
 
 cdef extern from *:
@@ -40,8 +47,8 @@ cdef extern from *:
     void null_table_unmap "skatdd_null_table_unmap"(void* p, size_t n) nogil
 
 
-cdef int table_alloc(Table* t, int mb) noexcept nogil:
-    """Map a zeroed table of about *mb* MiB (at least 4096 buckets), huge pages preferred; 0 on success."""
+cdef int table_alloc(Table* t, int mb, int near_bits=NEAR_BITS) noexcept nogil:
+    """Map a zeroed table of about *mb* MiB (at least 4096 buckets), huge pages preferred, and its near cache of 1 << *near_bits* (1..20) entries; 0 on success."""
     cdef uint64_t want = (<uint64_t>mb) * 1024 * 1024 // 64
     cdef uint64_t n = 4096
     while n * 2 <= want:
@@ -49,21 +56,31 @@ cdef int table_alloc(Table* t, int mb) noexcept nogil:
     t.e = <uint64_t*>null_table_map(n * 8 * sizeof(uint64_t))
     if t.e == NULL:
         return -1
+    t.near_bits = near_bits
+    t.near = <uint64_t*>null_table_map((<size_t>1 << near_bits) * 2 * sizeof(uint64_t))
+    if t.near == NULL:
+        null_table_unmap(t.e, n * 8 * sizeof(uint64_t))
+        t.e = NULL
+        return -1
     t.nbuckets = n
     t.hits = 0
     t.probes = 0
+    t.near_hits = 0
     return 0
 
 
 cdef void table_free(Table* t) noexcept nogil:
     """Give the table's memory back (safe on a table that failed to allocate or was freed)."""
     null_table_unmap(t.e, t.nbuckets * 8 * sizeof(uint64_t))
+    null_table_unmap(t.near, (<size_t>1 << t.near_bits) * 2 * sizeof(uint64_t))
     t.e = NULL
+    t.near = NULL
     t.nbuckets = 0
 
 
 cdef void table_clear(Table* t) noexcept nogil:
     memset(t.e, 0, t.nbuckets * 8 * sizeof(uint64_t))
+    memset(t.near, 0, (<size_t>1 << t.near_bits) * 2 * sizeof(uint64_t))
 
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -79,9 +96,18 @@ cdef extern from *:
     void __builtin_prefetch(const void*) nogil
 
 
+cdef inline uint64_t table_hash(uint64_t k1, uint64_t k2) noexcept nogil:
+    return mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL))
+
+
 cdef inline uint64_t* table_bucket(const Table* t, uint64_t k1, uint64_t k2) noexcept nogil:
     """The bucket (4 entries, one cache line) that holds the key."""
-    return t.e + (mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & (t.nbuckets - 1)) * 8
+    return t.e + (table_hash(k1, k2) & (t.nbuckets - 1)) * 8
+
+
+cdef inline uint64_t* near_slot(const Table* t, uint64_t h) noexcept nogil:
+    """The key's entry in the near cache (from the hash's top bits: the table's index uses the low ones)."""
+    return t.near + (h >> (64 - t.near_bits)) * 2
 
 
 cdef inline void table_prefetch(const Table* t, uint64_t k1, uint64_t k2) noexcept nogil:
@@ -90,15 +116,30 @@ cdef inline void table_prefetch(const Table* t, uint64_t k1, uint64_t k2) noexce
 
 
 cdef inline int table_get(Table* t, uint64_t k1, uint64_t k2) noexcept nogil:
-    """Stored result (0/1) for the key, or -1."""
-    cdef uint64_t* b = table_bucket(t, k1, k2)
+    """Stored result (0/1) for the key, or -1.
+
+    The near cache is looked at first: a small direct-mapped array of the
+    entries last stored or found, private to the table (so to its thread),
+    that stays in the core's own cache, where the table's bucket is a
+    memory load.  Its entries are exact too.
+    """
+    cdef uint64_t h = table_hash(k1, k2)
+    cdef uint64_t* nr = near_slot(t, h)
+    cdef uint64_t* b
     cdef uint64_t want = (k2 << 2) | 2
     cdef uint64_t low58 = ((<uint64_t>1) << 58) - 2
     cdef int i
     t.probes += 1
+    if nr[0] == k1 and (nr[1] & low58) == want:
+        t.hits += 1
+        t.near_hits += 1
+        return <int>(nr[1] & 1)
+    b = t.e + (h & (t.nbuckets - 1)) * 8
     for i in range(4):
         if b[2 * i] == k1 and (b[2 * i + 1] & low58) == want:
             t.hits += 1
+            nr[0] = k1
+            nr[1] = b[2 * i + 1]
             return <int>(b[2 * i + 1] & 1)
     return -1
 
@@ -108,10 +149,15 @@ cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res, int size
 
     A full bucket gives up its entry with the most cards left (the least
     likely to recur), the new entry included: large positions never evict
-    small ones.
+    small ones.  The near cache always takes it.
     """
-    cdef uint64_t* b = table_bucket(t, k1, k2)
+    cdef uint64_t h = table_hash(k1, k2)
+    cdef uint64_t* b = t.e + (h & (t.nbuckets - 1)) * 8
+    cdef uint64_t* nr = near_slot(t, h)
+    cdef uint64_t word = ((<uint64_t>size) << 58) | (k2 << 2) | 2 | <uint64_t>(res & 1)
     cdef int i, slot = -1, worst = size
+    nr[0] = k1
+    nr[1] = word
     for i in range(4):
         if b[2 * i + 1] == 0:
             slot = i
@@ -122,4 +168,4 @@ cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res, int size
     if slot < 0:
         return
     b[2 * slot] = k1
-    b[2 * slot + 1] = ((<uint64_t>size) << 58) | (k2 << 2) | 2 | <uint64_t>(res & 1)
+    b[2 * slot + 1] = word
