@@ -135,7 +135,7 @@ def test_bad_calls_raise(solver: Solver) -> None:
         honest_card_values(pos, decl, worlds, 2, solver=solver)
     with pytest.raises(DealFormatError, match="at least one world"):
         honest_card_values(pos, decl, [], 3, solver=solver)
-    with pytest.raises(DealFormatError, match="weights"):
+    with pytest.raises(DealFormatError, match="weight"):
         honest_card_values(pos, decl, worlds, 3, weights=[1.0], solver=solver)
     pos.play(pos.legal_moves()[0])
     if not pos.is_over() and pos.to_move != pos.declarer:
