@@ -28,7 +28,7 @@ from skatdd.analysis.inference.api import Evidence, bid_weighted_worlds
 from skatdd.analysis.inference.bids import auction_likelihood
 from skatdd.analysis.worlds.draw import WorldSpace, choose_worlds
 from skatdd.analysis.worlds.values import card_results, card_results_many
-from skatdd.cli.advise import advice_lines
+from skatdd.present.advise import advice_lines
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
