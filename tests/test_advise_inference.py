@@ -28,7 +28,6 @@ from skatdd.analysis.inference.api import Evidence, bid_weighted_worlds
 from skatdd.analysis.inference.bids import auction_likelihood
 from skatdd.analysis.worlds.draw import WorldSpace, choose_worlds
 from skatdd.analysis.worlds.values import card_results, card_results_many
-from skatdd.cli.advise import advice_lines
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -36,6 +35,7 @@ from skatdd.core.scoring import Declaration
 from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame, iter_iss
+from skatdd.present.advise import advice_lines
 from test_honest import endgame
 
 FIXTURES = Path(__file__).parent / "data" / "iss-games.txt"

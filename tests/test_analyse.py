@@ -383,7 +383,7 @@ def test_readable_report() -> None:
 
 
 def test_readable_report_marks_the_decisive_card(solver: Solver) -> None:
-    from skatdd.cli.analyse import analysis_lines
+    from skatdd.present.analyse import analysis_lines
 
     pos, cards, index = decisive_game(solver, "declarer loses the game", seed=3)
     analysis = analyse_spec(position_from_json(spec_json(pos, cards)), solver=solver, review=True)

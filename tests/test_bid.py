@@ -20,12 +20,12 @@ from skatdd.analysis.best.discards import all_discards
 from skatdd.analysis.bid.api import PICK_UP, BidReport, _Table, bid, bid_ladder, check_counts, draw_skats
 from skatdd.analysis.odds.api import odds
 from skatdd.analysis.worlds.draw import WorldCountError
-from skatdd.cli.bid import ladder_rows
 from skatdd.core.cards import card_name, mask_of, parse_cards
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration, matadors, score_game
 from skatdd.engine.solve import Solver
+from skatdd.present.bid import ladder_rows
 
 HAND = "CJ HJ CA CT CK C9 SA ST H7 D8"
 TT = 16

@@ -42,6 +42,7 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
+from .core import printable as _printable
 from .core.cards import Card, CardSet, card_name, format_cards, parse_card, parse_cards
 from .core.errors import SkatddError
 from .core.position import Position
@@ -140,6 +141,16 @@ _LAZY: dict[str, tuple[str, str]] = {
     "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),
     "odds": ("skatdd.analysis.odds.api", "odds"),
 }
+
+
+def _load_renderers() -> object:
+    """Import every result's text renderer (:mod:`skatdd.present.texts`): see :mod:`skatdd.core.printable`."""
+    return _importlib.import_module("skatdd.present.texts")
+
+
+# The package root wires the layers: the results (analysis, engine, play) print through present's renderers,
+# which a layer below present may not import; they are loaded on the first str() of a result.
+_printable.set_loader(_load_renderers)
 
 
 def __getattr__(name: str) -> Any:

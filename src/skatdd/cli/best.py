@@ -29,123 +29,18 @@ from __future__ import annotations
 
 import click
 
-from skatdd.analysis.best.api import Option, SeatReport, option_position
 from skatdd.analysis.best.games import best_for_input, best_lines, best_record
-from skatdd.core.cards import Card, Mask, card_symbol
-from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import open_games
 from skatdd.formats.readers import parse_input
-from skatdd.present.report import format_hand, line_lines
+from skatdd.present.best import best_text
 from skatdd.runner.lines import worker_count
 
 from .batch import stream_results
 from .common import BID, SEAT, emit_json, html_option, json_option, print_warnings, progress_bar, tt_option
 from .solve import InputError, input_errors
 
-__all__ = ["command", "report_lines"]
-
-
-# ---------------------------------------------------------------------------
-# Readable report
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def _cards(cards: list[Card] | None) -> str:
-    return " ".join(card_symbol(c) for c in cards) if cards else "-"
-
-
-def _level(side: str | None) -> str:
-    return {"declarer": "declarer", "defenders": "defenders", None: "-"}[side]
-
-
-def _result(opt: Option) -> str:
-    if opt.declarer_wins:
-        return "won"
-    if opt.game.is_null:
-        return "lost"
-    assert opt.value is not None
-    reached = opt.value >= WIN_POINTS and ("schneider" not in opt.announce or opt.value >= SCHNEIDER_POINTS) and (
-        "schwarz" not in opt.announce or opt.schwarz == "declarer")
-    return "overbid" if reached else "lost"
-
-
-def _matadors(opt: Option) -> str:
-    if opt.game.is_null:
-        return "-"
-    return f"with {opt.matadors}" if opt.matadors > 0 else f"without {-opt.matadors}"
-
-
-def _table(report: SeatReport) -> list[str]:
-    header = ["", "contract", "discard", "value", "result", "schneider", "schwarz", "matadors", "game value", "score"]
-    rows = []
-    best_index = report.best_index
-    for i, opt in enumerate(report.options):
-        rows.append([
-            "*" if i == best_index else "", opt.label, _cards(opt.discard),
-            "-" if opt.value is None else str(opt.value), _result(opt), _level(opt.schneider), _level(opt.schwarz),
-            _matadors(opt), str(opt.game_value), _signed(opt.score),
-        ])
-    widths = [max(len(r[k]) for r in rows + [header]) for k in range(len(header))]
-    right = {3, 8, 9}
-
-    def fmt(row: list[str]) -> str:
-        cells = [row[k].rjust(widths[k]) if k in right else row[k].ljust(widths[k]) for k in range(len(row))]
-        return ("  " + "  ".join(cells)).rstrip()
-
-    return [fmt(header)] + [fmt(r) for r in rows]
-
-
-def _best_sentence(report: SeatReport) -> str:
-    b = report.best
-    what = b.label + (f", discard {_cards(b.discard)}" if b.discard else "")
-    if b.game.is_null:
-        result = "the declarer takes no trick" if b.declarer_wins else "the defenders force a trick on the declarer"
-    else:
-        result = f"{b.value} card points"
-        if b.schwarz == "declarer":
-            result += ", every trick"
-        elif b.schwarz == "defenders":
-            result += ", no trick"
-        result += f", {_result(b)}"
-    return f"Best for {SEAT_NAMES[report.declarer]}: {what}: {result}, score {_signed(b.score)}"
-
-
-def report_lines(report: SeatReport, hands: list[Mask], skat: Mask) -> list[str]:
-    """The readable report of one seat for the deal *hands* / *skat* (as dealt), one string per line."""
-    seat = report.declarer
-    title = f"{SEAT_NAMES[seat].capitalize()} declares (hand {format_hand(hands[seat])}, skat {format_hand(skat)})"
-    if report.bid is not None:
-        title += f", bid {report.bid}"
-    out = [title, ""]
-    out += _table(report)
-    out += ["", _best_sentence(report)]
-    if report.best.line:
-        pos = option_position(report.best, hands, skat, seat)
-        out.append("Line of play:" if not report.best.game.is_null or report.best.declarer_wins
-                   else "Line of play (to the trick the declarer is forced to take):")
-        out += line_lines(pos, report.best.line)
-    out += ["", f"Nodes: {report.nodes:,}   time: {report.seconds:.3f} s"]
-    return out
-
-
-def _deal_line(hands: list[Mask], skat: Mask) -> str:
-    groups = [f"{SEAT_NAMES[s]} {format_hand(hands[s])}" for s in range(3)]
-    return "Deal: " + " / ".join(groups) + f" / skat {format_hand(skat)}"
-
-
-def _summary(reports: list[SeatReport]) -> list[str]:
-    out = ["Who should play:"]
-    for r in reports:
-        b = r.best
-        what = b.label + (f", discard {_cards(b.discard)}" if b.discard else "")
-        out.append(f"  {SEAT_NAMES[r.declarer]:<10}  {_signed(b.score):>5}  {what}")
-    top = max(reports, key=lambda r: (r.best.score, -r.declarer))
-    out.append(f"  -> {SEAT_NAMES[top.declarer]} (highest score; ties: the earlier seat)")
-    return out
+__all__ = ["command"]
 
 
 # ---------------------------------------------------------------------------
@@ -211,9 +106,4 @@ def command(deal: str, declarer: int | None, bid: int | None, all_lines: bool, j
     if as_json:
         emit_json(best_record(found, reports, one_seat=len(reports) == 1))
         return
-    out = [_deal_line(hands, skat), ""]
-    for r in reports:
-        out += report_lines(r, hands, skat) + [""]
-    if len(reports) > 1:
-        out += _summary(reports)
-    click.echo("\n".join(out).rstrip("\n"))
+    click.echo(best_text(reports))

@@ -30,7 +30,7 @@ from skatdd.core.errors import ResumeError
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import game_lines
 from skatdd.play.match import DEFAULT_TIMEOUT, LABELS, MatchConfig, file_line, match_items
-from skatdd.play.summary import GAME_TYPES, MatchSummary, PairedMean
+from skatdd.play.summary import MatchSummary
 from skatdd.runner.game_lines import game_line_id
 from skatdd.runner.lines import run_lines, stdin_bytes, worker_count
 
@@ -38,74 +38,7 @@ from .batch import ResultSink, output_fingerprint, run_options, stream_results
 from .common import MAX_SECONDS, FiniteFloat, emit_json, json_option, results_apart, tt_option
 from .solve import input_errors
 
-__all__ = ["command", "summary_lines"]
-
-
-# --------------------------------------------------------------------------- the readable summary
-
-
-def _interval(mean: PairedMean) -> str:
-    """``+12.3  [+1.0, +23.6]``: the mean and its interval (the interval left out with one deal)."""
-    if mean.mean is None:
-        return "-"
-    ci = mean.ci
-    return f"{mean.mean:>+7.1f}" + ("" if ci is None else f"  [{ci[0]:+.1f}, {ci[1]:+.1f}]")
-
-
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def _number(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _deals(n: int) -> str:
-    return f"{n} deal{'s' if n != 1 else ''}"
-
-
-def summary_lines(summary: MatchSummary) -> list[str]:
-    """The readable summary of a match: the edge with its interval, then declarer results and costs per player."""
-    data = summary.to_json()
-    names = {label: summary.players.get(label, "?") + (" (sees every card)" if label in summary.cheats else "")
-             for label in LABELS}
-    head = f"Match: A = {names['A']}, B = {names['B']}: {_deals(summary.deals)}, each played twice"
-    counts = [f"{n} {what}" for n, what in ((summary.failed, "failed"), (summary.skipped, "skipped"),
-                                            (summary.errors, "unreadable")) if n]
-    out = [head + (f" ({', '.join(counts)})" if counts else ""), "",
-           "A's edge per deal (A's total over both games minus B's), mean and 95% interval:"]
-
-    def edge(label: str, mean: PairedMean) -> None:
-        out.append(f"  {label:<30}{_interval(mean)}")
-
-    edge("list score (ISkO)", summary.score)
-    edge("tournament (Seeger-Fabian)", summary.tournament)
-    for kind in GAME_TYPES:
-        if summary.types[kind].deals:
-            edge(f"list score, {kind} ({_deals(summary.types[kind].deals)})", summary.types[kind].score)
-    a, b = data["a"], data["b"]
-
-    def row(label: str, left: str, right: str) -> None:
-        out.append(f"  {label:<34}{left:>10}{right:>10}")
-
-    out += ["", f"{'As declarer':<36}{'A':>10}{'B':>10}"]
-    row("games won", _percent(a["win_rate"]), _percent(b["win_rate"]))
-    for kind in GAME_TYPES:
-        typed = data["by_game"][kind]
-        if typed["deals"]:
-            row(f"  {kind} (double-dummy {_percent(typed['dd_win_rate'])})", _percent(typed["a"]["win_rate"]),
-                _percent(typed["b"]["win_rate"]))
-    row("mean card points (suit, grand)", _number(a["mean_points"]), _number(b["mean_points"]))
-    out += ["", f"{'Double-dummy cost per card':<36}{'A':>10}{'B':>10}"]
-    for role in ("declarer", "defender", "all"):
-        row(f"card points, as {role}" if role != "all" else "card points, every card", _number(a["dd_cost"][role], 2),
-            _number(b["dd_cost"][role], 2))
-    if data["by_game"]["null"]["deals"]:
-        for role in ("declarer", "defender"):
-            row(f"lost nulls, as {role}", _number(a["dd_cost_null"][role], 3), _number(b["dd_cost_null"][role], 3))
-    for failure in summary.failures:
-        out.append(f"Failed: {failure}")
-    return out
+__all__ = ["command"]
 
 
 # --------------------------------------------------------------------------- the command
@@ -215,4 +148,4 @@ def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
     if as_json:
         emit_json(summary.to_json())
         return
-    click.echo("\n".join(summary_lines(summary)), err=not to_stdout)
+    click.echo(str(summary), err=not to_stdout)

@@ -49,6 +49,7 @@ from typing import Any, TypeVar
 
 from skatdd.core.cards import Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
+from skatdd.core.printable import Printable
 from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
@@ -131,8 +132,8 @@ class Guess:
 
 
 @dataclass
-class NullOuvertResult:
-    """What ``skatdd null-ouvert`` reports (docs/cli.md)."""
+class NullOuvertResult(Printable):
+    """What ``skatdd null-ouvert`` reports (docs/cli.md); ``str()`` is its readable report."""
 
     hand: Mask
     declarer: int

@@ -23,6 +23,7 @@ from skatdd.core.cards import (
     format_cards,
     format_mask,
     mask_of,
+    parse_cards,
     points_of,
     split_card_tokens,
 )
@@ -71,6 +72,11 @@ def kept_announcements(announce: Iterable[str], game: Game) -> list[str]:
     return [a for a in announce if a != "ouvert" and not (game.is_null and a in ("schneider", "schwarz"))]
 
 
+def _mask(cards: Any, what: str) -> Any:
+    """A hand or skat given as card codes (``"CJ SJ"``) as its mask; anything else as it is (validated later)."""
+    return mask_of(parse_cards(cards, what=what)) if isinstance(cards, str) else cards
+
+
 def _seat_label(seat: int) -> str:
     return SEAT_NAMES[seat]
 
@@ -115,6 +121,11 @@ class GameSpec:
     Validation happens in :meth:`validate` (also run by :meth:`start_position`
     and :meth:`position`); every reader in :mod:`skatdd.formats.readers` returns
     validated specs only.
+
+    Hands, skat, trick and played cards may also be given as card codes
+    (``hands=["CJ SJ ...", ...], skat="DK DQ"``), which is how ``repr()``
+    writes them: ``eval(repr(spec)) == spec`` with :class:`GameSpec` in scope.
+    ``str(spec)`` is the deal as deal text (hands and skat, ``/`` between).
     """
 
     id: Any = None
@@ -140,15 +151,36 @@ class GameSpec:
             else:
                 game, ouvert = parse_game(self.game)
                 self.game, self.ouvert = game, self.ouvert or ouvert
-        self.hands = list(self.hands)
-        self.trick = list(self.trick)
-        self.played = list(self.played)
+        self.hands = [_mask(h, f"hand {i}") for i, h in enumerate(self.hands)]
+        self.skat = _mask(self.skat, "skat")
+        self.trick = parse_cards(self.trick, what="trick") if isinstance(self.trick, str) else list(self.trick)
+        self.played = parse_cards(self.played, what="played") if isinstance(self.played, str) else list(self.played)
         items = split_card_tokens(self.announce) if isinstance(self.announce, str) else self.announce
         announce = normalise_announce(items)
         if self.ouvert and "ouvert" not in announce:
             announce = normalise_announce([*announce, "ouvert"])
         self.ouvert = bool(self.ouvert) or "ouvert" in announce
         self.announce = announce
+
+    def __repr__(self) -> str:
+        """``GameSpec(game='diamonds', declarer=2, hands=['CJ ...', ...], skat='C8 ST', ...)``: the fields not
+        at their defaults, cards as codes; evaluates back to an equal spec."""
+        fields: list[tuple[str, Any]] = [("id", self.id), ("game", self.game.label), ("declarer", self.declarer),
+                                         ("hands", [format_mask(h) for h in self.hands]),
+                                         ("skat", format_mask(self.skat))]
+        defaults = {"leader": 0, "trick": "", "declarer_points": 0, "declarer_tricks": None,
+                    "defender_tricks": None, "played": "", "hand": False, "announce": [], "bid": None}
+        values = {"leader": self.leader, "trick": format_cards(self.trick), "declarer_points": self.declarer_points,
+                  "declarer_tricks": self.declarer_tricks, "defender_tricks": self.defender_tricks,
+                  "played": format_cards(self.played), "hand": self.hand, "announce": list(self.announce),
+                  "bid": self.bid}
+        fields += [(name, value) for name, value in values.items() if value != defaults[name]]
+        shown = ", ".join(f"{name}={value!r}" for name, value in fields if name != "id" or value is not None)
+        return f"GameSpec({shown})"
+
+    def __str__(self) -> str:
+        """The deal as deal text: the three hands and the skat, ``/`` between (the hands at the start of ``played``)."""
+        return " / ".join(format_mask(m) for m in [*self.hands, self.skat])
 
     # -- validation ---------------------------------------------------------
 

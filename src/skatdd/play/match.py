@@ -414,6 +414,10 @@ class MatchResult:
         """Some deal failed or could not be read."""
         return bool(self.summary.failed or self.summary.errors)
 
+    def __str__(self) -> str:
+        """The readable summary, as ``skatdd match`` prints it (``str(self.summary)``)."""
+        return str(self.summary)
+
 
 Items = Iterable[tuple[int, "bytes | str"]]
 

@@ -23,6 +23,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from skatdd.core.printable import Printable
+
 __all__ = ["GAME_TYPES", "MatchSummary", "PairedMean", "game_type", "t_quantile"]
 
 #: The game types the summary splits by.
@@ -155,8 +157,10 @@ class _TypeTally:
 
 
 @dataclass
-class MatchSummary:
+class MatchSummary(Printable):
     """Sums over a match's deal records (module docstring); :meth:`add` each record, :meth:`to_json` the result.
+
+    ``str(summary)`` is the readable summary ``skatdd match`` prints.
 
     ``players`` maps ``"A"`` and ``"B"`` to the players' names; ``cheats``
     names those that see every card.

@@ -6,10 +6,10 @@
   object ``skatdd solve BODY --mode all --json`` prints.
 * :func:`advise_request`: the body is ``{"position": ..., "worlds": N,
   "seed": S}`` (and optionally ``played``, ``after``, ``game``,
-  ``declarer``: the command's options of those names).  The fields become
-  the command line of ``skatdd advise``, parsed by the command's own Click
-  options (so a bad value gets the CLI's message: the one import of
-  :mod:`skatdd.cli` here), the position read as the command reads it
+  ``declarer``: the command's options of those names).  The fields are
+  read by serve's own schema (:mod:`skatdd.serve.schema`), each as the
+  command's option reads it (so a bad value gets the CLI's message), the
+  position read as the command reads it
   (:func:`skatdd.formats.position_input.advice_position`), and the answer is
   :meth:`skatdd.analysis.advise.api.Advice.to_json`, the object ``skatdd advise --json``
   prints.
@@ -30,33 +30,20 @@ from collections.abc import Callable
 from typing import Any
 
 from skatdd.analysis.advise.api import WorldRunner, advise
-from skatdd.cli.advise import command as advise_command
-from skatdd.core.errors import SkatddError, plural, quote, shorten_quoted
+from skatdd.core.errors import plural, shorten_quoted
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_object import load_json
-from skatdd.formats.json_text import json_text
 from skatdd.formats.position_input import PositionInput, advice_position, read_position
 
-__all__ = ["ADVISE_OPTIONS", "RequestError", "advise_arguments", "advise_request", "one_line", "solve_request"]
+from .schema import ADVISE_OPTIONS, RequestError, read_advise_request
 
-#: The optional fields of an advise request and the ``skatdd advise`` option each stands for.
-ADVISE_OPTIONS = {"worlds": "--worlds", "seed": "--seed", "played": "--played", "after": "--after",
-                  "game": "--game", "declarer": "--declarer"}
-
-
-class RequestError(SkatddError):
-    """A request body the CLI has no message for: not a JSON object, a missing or unknown field, a server limit."""
+__all__ = ["ADVISE_OPTIONS", "RequestError", "advise_request", "one_line", "solve_request"]
 
 
 def one_line(message: str) -> str:
     """*message* as the CLI prints it after ``Error:``: one line, long quoted tokens cut (:func:`shorten_quoted`)."""
     return shorten_quoted(" ".join(message.split()))
-
-
-def _is_record_text(text: str) -> bool:
-    """True for text the readers take as it is, never as a path: a JSON object or an ISS record."""
-    return text.lstrip().startswith(("{", "(;"))
 
 
 def _read(text: str, *, game: tuple[Game, bool] | None, declarer: int | None) -> PositionInput:
@@ -82,39 +69,6 @@ def solve_request(body: str, *, solver: Solver | None = None) -> dict[str, Any]:
     return solver.solve(pos, "all").to_json()
 
 
-def _position_text(value: Any) -> str:
-    """The POSITION argument of an advise request's ``position`` field: an object's JSON, or a record's text."""
-    if isinstance(value, dict):
-        return json_text(value)
-    if isinstance(value, str) and _is_record_text(value):
-        return value
-    raise RequestError("field 'position' must be a JSON position object or the text of an ISS record "
-                       "(the server reads no files)")
-
-
-def _option_text(name: str, value: Any) -> str:
-    """One option value of an advise request as its command-line text (``played`` may be a list of cards)."""
-    if name == "played" and isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " ".join(value)
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RequestError(f"field {quote(name)} must be a number or a string, got {json_text(value)[:40]}")
-    return str(value)
-
-
-def advise_arguments(obj: Any) -> list[str]:
-    """The ``skatdd advise`` arguments an advise request body stands for (module docstring); ``--json`` left out."""
-    if not isinstance(obj, dict):
-        raise RequestError('the request body must be a JSON object: {"position": ..., "worlds": N, "seed": S}')
-    unknown = [name for name in obj if name != "position" and name not in ADVISE_OPTIONS]
-    if unknown:
-        raise RequestError(f"unknown field {quote(str(unknown[0]))}: expected position, {', '.join(ADVISE_OPTIONS)}")
-    if obj.get("position") is None:
-        raise RequestError("field 'position' is missing: expected a JSON position object or an ISS record")
-    args = [f"{option}={_option_text(name, obj[name])}" for name, option in ADVISE_OPTIONS.items()
-            if obj.get(name) is not None]
-    return [*args, "--", _position_text(obj["position"])]
-
-
 def advise_request(body: str, *, solver: Solver | None = None, progress: Callable[[int, int], None],
                    max_worlds: int) -> dict[str, Any]:
     """``POST /api/advise``: the body's position advised on as ``skatdd advise POSITION ... --json`` does.
@@ -127,15 +81,14 @@ def advise_request(body: str, *, solver: Solver | None = None, progress: Callabl
     subclasses and Click's option errors for bad input.
     """
     solver = solver_or_default(solver)
-    ctx = advise_command.make_context("advise", advise_arguments(load_json(body)))
-    params = ctx.params
-    worlds: int = params["worlds"]
-    if worlds > max_worlds:
-        raise RequestError(f"--worlds {worlds}: this server solves at most {plural(max_worlds, 'world')} a request")
-    read = _read(params["position"], game=params["game_spec"], declarer=params["declarer"])
-    pos = advice_position(read, played=params["played"], after=params["after"])
+    request = read_advise_request(load_json(body))
+    if request.worlds > max_worlds:
+        raise RequestError(f"--worlds {request.worlds}: this server solves at most {plural(max_worlds, 'world')} "
+                           "a request")
+    read = _read(request.position, game=request.game, declarer=request.declarer)
+    pos = advice_position(read, played=request.played, after=request.after)
     declaration = read.spec.declaration()
     progress(0, 0)
     solver.clear()
     runner = WorldRunner(jobs=1, solver=solver, progress=progress)
-    return advise(pos, declaration, worlds=worlds, seed=params["seed"], runner=runner).to_json()
+    return advise(pos, declaration, worlds=request.worlds, seed=request.seed, runner=runner).to_json()

@@ -309,6 +309,7 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
         cards=cards, best=best, seed=seed, view=plan.view, nodes=runner.nodes - nodes,
         seconds=time.perf_counter() - started, inference=inference, ess=tally.ess if weighted else None,
         pool=plan.pool if weighted else None, pool_ess=plan.pool_ess if weighted else None, honest=honest_advice,
+        position=pos.copy(), declaration=declaration,
     )
 
 

@@ -12,7 +12,7 @@ plain counts divided by the number of worlds, to the last bit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from skatdd.analysis.honest.api import HonestResult
@@ -21,6 +21,8 @@ from skatdd.analysis.worlds.draw import View
 from skatdd.analysis.worlds.values import CardResults
 from skatdd.core.cards import Card, card_name, display_sorted
 from skatdd.core.position import Position
+from skatdd.core.printable import Printable
+from skatdd.core.scoring import Declaration
 
 __all__ = ["Advice", "CardAdvice", "CardTally", "HonestAdvice", "SingleDummyGame", "SingleDummyPlay", "best_cards",
            "judge_play"]
@@ -162,8 +164,12 @@ class HonestAdvice:
 
 
 @dataclass
-class Advice:
+class Advice(Printable):
     """What :func:`skatdd.analysis.advise.api.advise` finds for the player to move (see :meth:`to_json`).
+
+    ``str(advice)`` is what ``skatdd advise`` prints (:mod:`skatdd.present.advise`);
+    ``position`` and ``declaration``, the decision advised on, are kept for
+    that text (not in the JSON).
 
     ``inference``: how the worlds were weighed (``"none"``: uniform);
     ``ess``: the weights' effective sample size; ``pool``, ``pool_ess``:
@@ -188,6 +194,8 @@ class Advice:
     pool: int | None = None
     pool_ess: float | None = None
     honest: HonestAdvice | None = None
+    position: Position | None = field(default=None, repr=False, compare=False)
+    declaration: Declaration | None = field(default=None, repr=False, compare=False)
 
     def card(self, card: Card) -> CardAdvice:
         """The advice on *card* (a legal card)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from skatdd.analysis.best.results import SeatReport
 from skatdd.core.cards import Card, card_name
 from skatdd.core.position import Position
+from skatdd.core.printable import Printable
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 
@@ -181,8 +182,8 @@ class ContractReview:
 
 
 @dataclass
-class GameAnalysis:
-    """Everything ``skatdd analyse`` reports for one game (see :meth:`to_json`).
+class GameAnalysis(Printable):
+    """Everything ``skatdd analyse`` reports for one game (see :meth:`to_json`); ``str()`` is its readable report.
 
     Attributes:
         id: the record's ``ID`` or the JSON ``id``.

@@ -464,7 +464,7 @@ def best_contracts(
     best, options = seat.run(all_lines=all_lines)
     return SeatReport(
         declarer=declarer, bid=bid, best=best, options=options,
-        nodes=solver.nodes - nodes0, seconds=time.perf_counter() - start,
+        nodes=solver.nodes - nodes0, seconds=time.perf_counter() - start, hands=list(hands), skat=skat,
     )
 
 

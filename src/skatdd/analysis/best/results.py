@@ -12,6 +12,7 @@ from typing import Any
 
 from skatdd.core.cards import Card, Mask, card_name
 from skatdd.core.position import Position
+from skatdd.core.printable import Printable
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 
@@ -89,8 +90,11 @@ class Option:
 
 
 @dataclass
-class SeatReport:
+class SeatReport(Printable):
     """Every option of one declarer seat, and the best (docs/cli.md, ``skatdd best``).
+
+    ``str(report)`` is this seat's part of what ``skatdd best`` prints
+    (:mod:`skatdd.present.best`), for which the deal is kept.
 
     Attributes:
         declarer: the seat analysed.
@@ -100,6 +104,7 @@ class SeatReport:
             (null ouvert after null), picked up before hand.
         nodes: engine nodes searched for this report.
         seconds: wall time spent.
+        hands, skat: the deal as dealt (masks), for the text; not in the JSON.
     """
 
     declarer: int
@@ -108,6 +113,8 @@ class SeatReport:
     options: list[Option]
     nodes: int
     seconds: float
+    hands: list[Mask] | None = field(default=None, repr=False, compare=False)
+    skat: Mask | None = field(default=None, repr=False, compare=False)
 
     @property
     def best_index(self) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from skatdd.analysis.best.results import GAME_ORDER
 from skatdd.core.cards import Mask, card_name, format_mask
+from skatdd.core.printable import Printable
 from skatdd.core.scoring import MIN_BID, SEEGER_DEFENDER, Declaration
 
 from .skat import SkatOutcome, scored
@@ -130,8 +131,8 @@ class GameOption:
 
 
 @dataclass
-class BidReport:
-    """Everything ``skatdd bid`` reports (docs/cli.md).
+class BidReport(Printable):
+    """Everything ``skatdd bid`` reports (docs/cli.md); ``str()`` is its readable report.
 
     Attributes:
         seat, hand: the seat and its ten cards.

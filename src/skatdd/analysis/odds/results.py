@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, NO_TRICK, SCHNEIDER, SCHNEIDERED, band_of, tricks_arg
 from skatdd.analysis.inference.api import weighing_json
 from skatdd.core.cards import Card, Mask, card_name, format_mask
+from skatdd.core.printable import Printable
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration, matadors, score_game
 
@@ -233,8 +234,8 @@ class OptionTally:
 
 
 @dataclass
-class OddsReport:
-    """Everything ``skatdd odds`` reports (docs/cli.md).
+class OddsReport(Printable):
+    """Everything ``skatdd odds`` reports (docs/cli.md); ``str()`` is its readable report.
 
     Attributes:
         seat: the seat asking.
