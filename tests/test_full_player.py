@@ -1,8 +1,11 @@
 """Whole-game players as objects with the choice methods (skatdd.play.full_player; issue #34 item 4)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import skatdd.play
 from skatdd.core.errors import IllegalPlayError, SkatddError
 from skatdd.play import FullGame, RandomPlayer, SeatState, ask, full_player, play_game
 
@@ -65,3 +68,11 @@ def test_what_ask_refuses() -> None:
         full_player("nobody")
     with pytest.raises(IllegalPlayError):
         play_game(game, [lambda s: "y"] * 3)  # middlehand must say or pass, not hold
+
+
+def test_the_whole_game_names_of_skatdd_play_are_documented() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "game.md").read_text(encoding="utf-8")
+    names = [n for n in skatdd.play.__all__ if getattr(getattr(skatdd.play, n), "__module__", "").startswith("skatdd.play.full_")
+             or n in ("BIDS", "FULL_PLAYERS", "Action")]
+    assert len(names) >= 20
+    assert [n for n in names if f"`{n}" not in page] == []
