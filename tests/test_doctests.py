@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 
 import pytest
 
 MUST_HAVE_EXAMPLES = {
     "skatdd.core.cards", "skatdd.engine.solve", "skatdd.core.scoring", "skatdd.core.rules", "skatdd.formats.readers",
-    "skatdd.core.position",
+    "skatdd.core.position", "skatdd.play.full_player",
 }
 #: ``python -m skatdd`` runs the CLI when imported.
 NOT_IMPORTABLE = {"skatdd.__main__"}
 #: The layer subpackages: every module below ``skatdd`` but ``__main__`` and ``version`` is in one.
 LAYERS = {"core", "formats", "engine", "analysis", "play", "runner", "present", "serve", "cli", "tools"}
+#: skatdd.rl imports only with the rl extra (pettingzoo, gymnasium, numpy), which the test extra installs.
+if importlib.util.find_spec("pettingzoo") is not None:
+    LAYERS.add("rl")
 MODULES = sorted(
     {"skatdd"} | {f"skatdd.{layer}" for layer in LAYERS}
     | {m.name for layer in LAYERS

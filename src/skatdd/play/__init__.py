@@ -12,8 +12,10 @@
 * :mod:`~skatdd.play.full_game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
   declaration, play, score) as a state machine, with its phases and actions
   (:mod:`~skatdd.play.full_actions`), each seat's :class:`SeatState` and the :class:`GameResult`
-  (:mod:`~skatdd.play.full_state`), and a seeded :class:`RandomPlayer` with :func:`play_game`
-  (:mod:`~skatdd.play.full_random`).  These four import only core and formats (docs/game.md).
+  (:mod:`~skatdd.play.full_state`), a seeded :class:`RandomPlayer` (:mod:`~skatdd.play.full_random`), and
+  whole-game players as any object with the choice methods, asked by :func:`ask` and played out by
+  :func:`play_game` (:mod:`~skatdd.play.full_player`).  These five import only core and formats
+  (docs/game.md, whose first section lists the names this package gives for the whole game).
 
 May import core, formats, engine, runner (a match runs its games as lines) and analysis
 (generated deals come from :mod:`skatdd.analysis.deals.realistic`).
@@ -21,9 +23,10 @@ May import core, formats, engine, runner (a match runs its games as lines) and a
 from __future__ import annotations
 
 from .deals import MatchDeal, generated_deal
-from .full_actions import Phase
+from .full_actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
 from .full_game import FullGame
-from .full_random import RandomPlayer, play_game
+from .full_player import FULL_PLAYERS, FullPlayer, ask, full_player, play_game
+from .full_random import RandomPlayer
 from .full_state import GameResult, SeatState
 from .loading import load_player
 from .match import MatchConfig, MatchResult, match
@@ -32,23 +35,38 @@ from .state import PlayerState, state_for
 from .summary import MatchSummary
 
 __all__ = [
+    "BIDS",
+    "FULL_PLAYERS",
+    "Action",
     "CheatingPlayer",
+    "Declare",
+    "Discard",
     "FullGame",
+    "FullPlayer",
     "GameResult",
+    "Hold",
     "MatchConfig",
     "MatchDeal",
     "MatchResult",
     "MatchSummary",
+    "Pass",
     "Phase",
+    "PickUp",
+    "Play",
+    "PlayHand",
     "Player",
     "PlayerFactory",
     "PlayerSpec",
     "PlayerState",
     "RandomPlayer",
+    "Say",
     "SeatState",
+    "ask",
+    "full_player",
     "generated_deal",
     "load_player",
     "match",
+    "parse_action",
     "play_game",
     "state_for",
 ]

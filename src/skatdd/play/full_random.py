@@ -1,4 +1,4 @@
-"""A random whole-game player and the loop that plays a :class:`~skatdd.play.full_game.FullGame` out.
+"""A random whole-game player: :class:`RandomPlayer`.
 
 :class:`RandomPlayer` makes every choice at random among the legal ones
 (:attr:`~skatdd.play.full_state.SeatState.legal`), from its own seeded
@@ -7,28 +7,27 @@ bid it passes or says the next value with equal chance, rather than jumping
 to any of the sixty values up to 264 (``jump_bids=True`` allows the jumps),
 so its auctions end near where real ones do and not always overbid.
 
-:func:`play_game` asks each seat's chooser (any callable from a
-:class:`~skatdd.play.full_state.SeatState` to an action) in turn until the
-game is over, and returns the result.
+It is a whole-game player (:class:`~skatdd.play.full_player.FullPlayer`): it
+answers ``bid``, ``pick_up``, ``discard``, ``declare`` and ``play``, and, as a
+callable, any phase.
 
 >>> from skatdd.play.full_game import FullGame
->>> players = [RandomPlayer(seed) for seed in (1, 2, 3)]
->>> result = play_game(FullGame.from_seed(7), players)
->>> sum(result.list_points) == (0 if result.passed else result.score.score)
+>>> game = FullGame.from_seed(7)
+>>> player = RandomPlayer(1)
+>>> player.bid(game.state_for(game.current_seat)) in game.legal_actions()
 True
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from skatdd.core.seeds import generator
 
 from .full_actions import Action, Pass, Say
-from .full_game import FullGame
-from .full_state import GameResult, SeatState
+from .full_state import SeatState
 
-__all__ = ["Chooser", "RandomPlayer", "play_game", "random_choice"]
+__all__ = ["Chooser", "RandomPlayer", "random_choice"]
 
 #: A whole-game player: the seat's state in, one of its legal actions out.
 Chooser = Callable[[SeatState], Action]
@@ -57,20 +56,8 @@ class RandomPlayer:
         self.jump_bids = jump_bids
 
     def __call__(self, state: SeatState) -> Action:
-        """One of *state*'s legal actions."""
+        """One of *state*'s legal actions, whatever the phase."""
         return random_choice(state, self.rng, jump_bids=self.jump_bids)
 
-
-def play_game(game: FullGame, players: Sequence[Chooser]) -> GameResult:
-    """Play *game* to its end, asking ``players[seat]`` for every choice of that seat; returns the result.
-
-    Each player gets only its own seat's :meth:`~skatdd.play.full_game.FullGame.state_for`.  An
-    illegal answer raises :class:`~skatdd.core.errors.IllegalPlayError` from
-    :meth:`~skatdd.play.full_game.FullGame.apply`.
-    """
-    if len(players) != 3:
-        raise ValueError(f"a game needs three players, not {len(players)}")
-    while (seat := game.current_seat) is not None:
-        game.apply(players[seat](game.state_for(seat)))
-    assert game.result is not None
-    return game.result
+    # The choice methods of a whole-game player (skatdd.play.full_player.FullPlayer): all the same draw.
+    bid = pick_up = discard = declare = play = __call__
