@@ -44,7 +44,7 @@ from pathlib import Path
 import pytest
 
 import skatdd.analysis.advise.runner as world_runner
-from skatdd.analysis.advise.api import WorldRunner, advise, judge_analysis
+from skatdd.analysis.advise.api import advise, judge_analysis
 from skatdd.analysis.analyse.api import analyse_iss
 from skatdd.analysis.worlds.values import card_results_each
 from skatdd.core.position import Position
@@ -109,8 +109,7 @@ def time_advise(game: IssGame, worlds: int, jobs: int, seed: int = 1, pos: Posit
     assert game.declaration is not None
     pos = game.start_position() if pos is None else pos
     wall, cpu = time.perf_counter(), cpu_seconds()
-    advice = advise(pos, game.declaration, worlds=worlds, seed=seed,
-                    runner=WorldRunner(jobs=jobs, solver=Solver(tt_mb=TT_MB)))
+    advice = advise(pos, game.declaration, worlds=worlds, seed=seed, jobs=jobs, solver=Solver(tt_mb=TT_MB))
     return time.perf_counter() - wall, cpu_seconds() - cpu, advice.nodes, [c.to_json() for c in advice.cards]
 
 
@@ -123,9 +122,8 @@ def time_late(game: IssGame, jobs: int) -> Measured | None:
 def time_analyse(game: IssGame, worlds: int, jobs: int, seed: int = 1) -> Measured:
     """``(wall s, CPU s of this process and its workers, single-dummy nodes, numbers)`` of ``analyse --worlds``."""
     wall, cpu = time.perf_counter(), cpu_seconds()
-    runner = WorldRunner(jobs=jobs, solver=Solver(tt_mb=TT_MB))
     analysis = judge_analysis(analyse_iss(game, review=False, solver=Solver(tt_mb=TT_MB)), worlds=worlds, seed=seed,
-                              runner=runner)
+                              jobs=jobs, solver=Solver(tt_mb=TT_MB))
     assert analysis.single_dummy is not None
     numbers: list[object] = [p.to_json() for p in analysis.single_dummy.plays]
     return time.perf_counter() - wall, cpu_seconds() - cpu, analysis.single_dummy.nodes, numbers

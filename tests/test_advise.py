@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, best_cards, judge_analysis, mover_view
+from skatdd.analysis.advise.api import WinRule, advise, best_cards, judge_analysis, mover_view
 from skatdd.analysis.analyse.api import analyse_iss
 from skatdd.analysis.worlds.draw import SKAT, WorldSpace
 from skatdd.core.position import Position
@@ -114,7 +114,7 @@ def test_late_positions_match_brute_force_over_every_world(seed, solver):
     assert {(*w.hands, w.skat) for w in space} == expected_worlds
     for world in space:  # never reassigned: the mover's cards, and whatever he sees
         assert world.hands[pos.to_move] == pos.hands[pos.to_move]
-    advice = advise(pos, declaration, worlds=10**6, seed=seed, runner=WorldRunner(solver=solver))
+    advice = advise(pos, declaration, worlds=10**6, seed=seed, solver=solver)
     assert advice.exact and advice.worlds == advice.evaluated == len(expected_worlds)
     truth = brute_force(pos, expected_worlds, rule)
     assert {c.card for c in advice.cards} == set(truth)
@@ -143,7 +143,7 @@ def test_one_consistent_world_gives_the_double_dummy_answer(solver):
         if WorldSpace(mover_view(pos, declaration)).size != 1:
             continue
         found += 1
-        advice = advise(pos, declaration, worlds=5, seed=1, runner=WorldRunner(solver=solver))
+        advice = advise(pos, declaration, worlds=5, seed=1, solver=solver)
         assert advice.exact and advice.worlds == advice.evaluated == 1
         for card, value in solver.card_values(pos).items():
             got = advice.card(card)
@@ -179,7 +179,7 @@ def test_best_cards_follow_the_movers_side():
 def judged():
     solver = Solver(tt_mb=32)
     analysis = analyse_iss(GAME_541932, solver=solver, review=False)
-    return judge_analysis(analysis, worlds=4, seed=3, runner=WorldRunner(solver=solver))
+    return judge_analysis(analysis, worlds=4, seed=3, solver=solver)
 
 
 def test_analyse_worlds_fields(judged):
@@ -223,7 +223,7 @@ def test_analyse_sd_numbers_are_advise_numbers(judged):
 def test_a_game_without_cards_and_json_after(solver, tmp_path):
     record = next(r for r in RECORDS if "ID[18358]" in r)  # declared, then no card played
     analysis = judge_analysis(analyse_iss(record, solver=solver, review=False), worlds=5, seed=1,
-                              runner=WorldRunner(jobs=2))
+                              jobs=2)
     summary = analysis.to_json()["summary"]
     assert summary["sd_costs"] == [0, 0, 0] and summary["sd_first_mistake"] is None
     from skatdd.formats.readers import load_deal
@@ -240,7 +240,7 @@ def test_a_game_without_cards_and_json_after(solver, tmp_path):
 
 def test_null_game_has_no_points(solver):
     analysis = analyse_iss(NULL_RECORD, solver=solver, review=False)
-    judge_analysis(analysis, worlds=3, seed=1, runner=WorldRunner(solver=solver))
+    judge_analysis(analysis, worlds=3, seed=1, solver=solver)
     for play in analysis.to_json()["plays"]:
         assert play["sd_mean_value"] is None and play["sd_cost"]["points"] == 0
 

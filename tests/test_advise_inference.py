@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from cli_runner import run_skatdd
 from honest_brute import brute_honest
-from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, mover_view, world_position
+from skatdd.analysis.advise.api import WinRule, advise, mover_view, world_position
 from skatdd.analysis.inference.api import Evidence, bid_weighted_worlds
 from skatdd.analysis.inference.bids import auction_likelihood
 from skatdd.analysis.worlds.draw import WorldSpace, choose_worlds
@@ -101,7 +101,7 @@ def test_weights_are_the_bidding_models_when_every_world_is_solved(solver: Solve
     assert decl is not None
     bids = GAME_541932.bids
     view = mover_view(pos, decl)
-    advice = advise(pos, decl, worlds=10_000, inference="bids", bids=bids, runner=WorldRunner(solver=solver))
+    advice = advise(pos, decl, worlds=10_000, inference="bids", bids=bids, solver=solver)
     assert advice.exact and advice.inference == "bids"
     others = [s for s in range(3) if s != view.seat]
     auction = Evidence.of(pos, decl, bids).auction
@@ -148,8 +148,8 @@ def test_weighted_advise_same_output_with_one_and_two_jobs(inference: str) -> No
     decl = GAME_541932.declaration
     assert decl is not None
     kwargs = {"worlds": 20, "seed": 4, "inference": inference, "bids": GAME_541932.bids, "honest": 4}
-    one = advise(pos, decl, runner=WorldRunner(jobs=1), **kwargs)  # type: ignore[arg-type]
-    two = advise(pos, decl, runner=WorldRunner(jobs=2), **kwargs)  # type: ignore[arg-type]
+    one = advise(pos, decl, jobs=1, **kwargs)  # type: ignore[arg-type]
+    two = advise(pos, decl, jobs=2, **kwargs)  # type: ignore[arg-type]
     assert _without_timing(one.to_json()) == _without_timing(two.to_json())
     assert one.ess is not None and 0 < one.ess <= one.evaluated
     assert one.honest is not None and one.honest.result is not None
@@ -178,9 +178,9 @@ def test_without_the_options_the_numbers_are_plain_pimcs(solver: Solver) -> None
     pos = _after(GAME_541932, 10)
     decl = GAME_541932.declaration
     assert decl is not None
-    plain = advise(pos, decl, worlds=12, seed=2, runner=WorldRunner(solver=solver))
+    plain = advise(pos, decl, worlds=12, seed=2, solver=solver)
     assert "inference" not in plain.to_json() and "honest" not in plain.to_json()
-    played = advise(pos, decl, worlds=12, seed=2, inference="play", runner=WorldRunner(solver=solver))
+    played = advise(pos, decl, worlds=12, seed=2, inference="play", solver=solver)
     assert played.evaluated == plain.evaluated and played.worlds == plain.worlds
     view = mover_view(pos, decl)
     assert choose_worlds(view, 12, generator(2))[0] == bid_weighted_worlds(view, Evidence.of(pos, decl), 12,
@@ -191,7 +191,7 @@ def test_without_the_options_the_numbers_are_plain_pimcs(solver: Solver) -> None
 
 
 def _honest_matches_brute(pos: Position, decl: Declaration, solver: Solver) -> bool:
-    advice = advise(pos, decl, worlds=100_000, honest=4, runner=WorldRunner(solver=solver))
+    advice = advise(pos, decl, worlds=100_000, honest=4, solver=solver)
     assert advice.exact and advice.honest is not None and advice.honest.result is not None
     for card in advice.cards:
         honest = advice.honest.honest_win(card.card)
@@ -223,7 +223,7 @@ def test_advise_honest_equals_brute_force(solver: Solver) -> None:
 @given(st.integers(0, 10_000), st.sampled_from([Game.CLUBS, Game.GRAND, Game.SPADES, Game.NULL]), st.booleans())
 def test_honest_win_never_above_pimc(solver: Solver, seed: int, game: Game, hand: bool) -> None:
     pos, decl = endgame(random.Random(seed), game, 3, hand=hand)
-    advice = advise(pos, decl, worlds=40, seed=seed, honest=3, runner=WorldRunner(solver=solver))
+    advice = advise(pos, decl, worlds=40, seed=seed, honest=3, solver=solver)
     assert advice.honest is not None
     if advice.honest.result is None:
         return  # the node budget stopped it (reported as such)
@@ -237,7 +237,7 @@ def test_text_marks_an_honest_best_card_that_pimc_does_not_choose(solver: Solver
     rng = random.Random(56)
     game = rng.choice([Game.CLUBS, Game.GRAND, Game.SPADES, Game.NULL])
     pos, decl = endgame(rng, game, 3, hand=rng.random() < 0.5)
-    advice = advise(pos, decl, worlds=1000, honest=3, runner=WorldRunner(solver=solver))
+    advice = advise(pos, decl, worlds=1000, honest=3, solver=solver)
     assert advice.honest is not None and advice.honest.differs
     assert not set(advice.honest.best) & set(advice.best)
     text = "\n".join(advice_lines(advice, pos, decl))

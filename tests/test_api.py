@@ -302,14 +302,13 @@ def test_analyse_refuses_what_is_no_game(solver: Solver, tmp_path: Path) -> None
 
 
 def test_advise_odds_bid_best_null_ouvert_score_from_the_top_level(solver: Solver) -> None:
-    from skatdd.analysis.advise.api import WorldRunner
     from skatdd.analysis.best.api import best_contracts
 
     spec = skatdd.parse_deal(GAME_ISS)
     pos = spec.start_position()
     for card in spec.played[:24]:
         pos.play(card)
-    advice = skatdd.advise(pos, spec.declaration(), worlds=20, seed=3, runner=WorldRunner(solver=solver))
+    advice = skatdd.advise(pos, spec.declaration(), worlds=20, seed=3, solver=solver)
     assert {c.card for c in advice.cards} == set(pos.legal_moves())
     assert all(type(c.card) is Card for c in advice.cards) and advice.best and all(type(c) is Card for c in advice.best)
 

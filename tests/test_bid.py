@@ -310,7 +310,7 @@ def test_text_report() -> None:
     assert run.returncode == 0, run.stderr
     text = run.stdout
     assert text.startswith("Middlehand holds ♣J ♥J")
-    for phrase in ("2 of 231 skats drawn at random (seed 0), 2 worlds each", "list: best declaration",
+    for phrase in ("2 of 231 skats drawn at random (seed 1), 2 worlds each", "list: best declaration",
                    "Answer (list scoring):", "Answer (tournament scoring):", "per-world bound", "Stegen count: 12",
                    "Double-dummy"):
         assert phrase in text, phrase

@@ -163,7 +163,7 @@ def test_a_million_worlds_drawn_lazily_take_little_memory() -> None:
 #: Run in a subprocess: solve the first few chunks of a million-world run, then report the growth of the peak RSS.
 PROBE = """
 import random, resource, sys
-from skatdd.analysis.advise.api import WorldRunner, advise
+from skatdd.analysis.advise.api import advise
 from skatdd.tools.generate import random_deal
 from skatdd.analysis.odds.api import odds
 from skatdd.core.position import Position
@@ -195,7 +195,7 @@ try:
              jobs=1, solver=solver, progress=stop_after(3))
     else:
         advise(first_card, Declaration(Game.CLUBS), worlds=1_000_000,
-               runner=WorldRunner(solver=solver, progress=stop_after(3)))
+               solver=solver, progress=stop_after(3))
     print("finished")
 except Enough as e:
     print("stopped", e.args[0], ru() - start)

@@ -54,7 +54,7 @@ def replay_line(world: World, declarer: int, line: list[int]) -> Position:
 @pytest.mark.parametrize("seat", [0, 1, 2])
 @pytest.mark.parametrize("exhaustive", [False, True])
 def test_lowest_cards_are_safe(seat: int, exhaustive: bool) -> None:
-    r = analyse(LOW, declarer=seat, skat="CA SA", tt_mb=8, exhaustive=exhaustive)
+    r = analyse(LOW, declarer=seat, skat="CA SA", solver=NullOuvertAnalyser(8), exhaustive=exhaustive)
     assert (r.worlds, r.worlds_lost) == (184_756, 0)
     assert r.double_dummy_unbeatable and r.unbeatable
     assert r.counterexample is None and r.guess is None
@@ -76,14 +76,14 @@ def test_honest_win_agrees_with_solving_every_world(hand: str, skat: str | None,
 
 
 def test_lowest_cards_safe_without_skat() -> None:
-    r = analyse(LOW, declarer=1, tt_mb=8)
+    r = analyse(LOW, declarer=1, solver=NullOuvertAnalyser(8))
     assert r.worlds == 42_678_636 == worlds_count(known_skat=False)
     assert r.worlds_lost == 0 and r.unbeatable
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_singleton_ace_is_beaten(seat: int) -> None:
-    r = analyse(SINGLETON_ACE, declarer=seat, skat="HA DA", tt_mb=8)
+    r = analyse(SINGLETON_ACE, declarer=seat, skat="HA DA", solver=NullOuvertAnalyser(8))
     assert r.worlds == 184_756 and r.worlds_lost > 0
     assert not r.unbeatable and not r.double_dummy_unbeatable
     assert r.counterexample is not None
@@ -97,7 +97,7 @@ def test_singleton_ace_is_beaten(seat: int) -> None:
 
 
 def test_guess_hand_is_won_everywhere_but_needs_a_guess(analyser: NullOuvertAnalyser) -> None:
-    r = analyse(GUESS_HAND, declarer=0, skat=GUESS_SKAT, tt_mb=16)
+    r = analyse(GUESS_HAND, declarer=0, skat=GUESS_SKAT, solver=NullOuvertAnalyser(16))
     assert r.worlds_lost == 0 and r.double_dummy_unbeatable
     assert not r.unbeatable
     assert r.guess is not None
@@ -118,7 +118,7 @@ def test_guess_hand_is_won_everywhere_but_needs_a_guess(analyser: NullOuvertAnal
 
 
 def test_json_round_trip_fields() -> None:
-    r = analyse(SINGLETON_ACE, declarer=1, skat="HA DA", tt_mb=8)
+    r = analyse(SINGLETON_ACE, declarer=1, skat="HA DA", solver=NullOuvertAnalyser(8))
     d = json.loads(json.dumps(r.to_json()))
     for key in ("worlds", "worlds_lost", "double_dummy_unbeatable", "unbeatable", "counterexample", "nodes", "seconds"):
         assert key in d

@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from cli_runner import invoke_main
 from skatdd.analysis.odds.api import odds
 from skatdd.cli import cli
-from skatdd.cli.common import FiniteFloat
+from skatdd.cli.options import FiniteFloat
 from skatdd.core.errors import ScoringError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import ANNOUNCEMENTS, BASE_VALUES, MAX_BID, Declaration, score_game

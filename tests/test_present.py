@@ -19,7 +19,6 @@ import skatdd
 from cli_runner import ROOT, run_skatdd
 from golden_cases import CASES, DEAL, GAME, README_BEST_DEAL, README_ODDS_HAND, mask_timings
 from skatdd import Game, GameSpec, Solver
-from skatdd.analysis.advise.api import WorldRunner
 from skatdd.formats.position_input import advice_position, read_position
 from skatdd.play.summary import MatchSummary
 from skatdd.present.best import best_text
@@ -47,7 +46,7 @@ def test_advise() -> None:
     read = read_position(str(ROOT / DEAL), game=(Game.DIAMONDS, False), declarer=0)
     pos = advice_position(read, played="HA C9", after=None)
     advice = skatdd.advise(pos, read.spec.declaration(), worlds=20, seed=1,
-                           runner=WorldRunner(jobs=1, solver=Solver(tt_mb=TT)))
+                           solver=Solver(tt_mb=TT), jobs=1)
     assert masked(str(advice)) == golden("advise-deal-played")
 
 

@@ -24,22 +24,12 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import IO, Any, TypeVar
+from typing import IO
 
 import click
-from click.core import ParameterSource
 
-from skatdd.analysis.advise.api import (
-    DEFAULT_SEED,
-    DEFAULT_WORLDS,
-    MAX_HONEST_TRICKS,
-    WorldRunner,
-    advise,
-    honest_refusal,
-)
-from skatdd.analysis.honest.api import DEFAULT_TRICKS
-from skatdd.analysis.inference.api import INFERENCES, input_auction
+from skatdd.analysis.advise.api import DEFAULT_WORLDS, advise, honest_refusal
+from skatdd.analysis.inference.api import input_auction
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -49,13 +39,22 @@ from skatdd.formats.position_input import advice_position as read_advice_positio
 from skatdd.formats.position_input import read_position
 from skatdd.runner.lines import worker_count
 
-from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_option
+from .common import emit_json, print_warnings
+from .options import (
+    GAME,
+    check_honest_tricks,
+    honest_options,
+    inference_option,
+    jobs_option,
+    json_option,
+    seat_option,
+    seed_option,
+    tt_option,
+    worlds_option,
+)
 from .solve import input_errors
 
-__all__ = [
-    "ProgressLine", "advice_position", "command", "honest_options", "inference_option", "seed_option",
-    "terminal_progress", "worlds_option",
-]
+__all__ = ["ProgressLine", "advice_position", "command", "terminal_progress"]
 
 
 class ProgressLine:
@@ -90,56 +89,6 @@ def terminal_progress(label: str) -> ProgressLine | None:
     return ProgressLine(sys.stderr, label) if sys.stderr.isatty() else None
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def worlds_option(default: int | None) -> Callable[[F], F]:
-    """``--worlds N``: how many worlds at most per decision (*default* ``None``: off unless given)."""
-    return click.option(
-        "--worlds", type=click.IntRange(min=1), default=default, show_default=default is not None,
-        help="Worlds solved per decision at most: all consistent worlds when there are no more, "
-             "else N drawn uniformly.")
-
-
-def seed_option(func: F) -> F:
-    """``--seed S``: the seed of the one generator every world is drawn from."""
-    return click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
-                        help="Seed of the generator the worlds are drawn from (same seed, same output).")(func)
-
-
-def inference_option(func: F) -> F:
-    """``--inference none|bids|play|all``: how the worlds are weighed (docs/inference.md)."""
-    return click.option(
-        "--inference", type=click.Choice(INFERENCES), default="none", show_default=True, metavar="KIND",
-        help="none, bids, play or all: weigh the worlds by what the bidding (an ISS record's auction, a JSON "
-             "deal's 'bids'), the cards played, or both showed.")(func)
-
-
-def honest_options(what: str) -> Callable[[F], F]:
-    """``--honest`` and ``--honest-tricks K``: the honest search at declarer decisions (*what*: where)."""
-    def add(func: F) -> F:
-        func = click.option(
-            "--honest-tricks", type=click.IntRange(1, MAX_HONEST_TRICKS), default=DEFAULT_TRICKS, show_default=True,
-            metavar="K",
-            help="With --honest: the most tricks left at which the honest search runs.")(func)
-        return click.option(
-            "--honest", is_flag=True,
-            help=f"Also give {what} its honest_win: the worlds won by the best strategy that plays one card in all "
-                 "worlds the declarer cannot tell apart (no strategy fusion).")(func)
-    return add
-
-
-def check_honest_tricks(honest: bool) -> None:
-    """Refuse ``--honest-tricks`` given without ``--honest`` (one line, exit 2): alone it would change nothing.
-
-    Called first by every command of :func:`honest_options`; an option left
-    at its default (not on the command line) is no error.
-    """
-    source = click.get_current_context().get_parameter_source("honest_tricks")
-    if not honest and source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
-        raise click.UsageError("--honest-tricks needs --honest: without it no honest search runs")
-
-
 # --------------------------------------------------------------------------- command
 
 
@@ -160,16 +109,15 @@ def advice_position(position: str, game: tuple[Game, bool] | None, declarer: int
 @click.argument("position", metavar="POSITION")
 @click.option("--game", "game_spec", type=GAME,
               help="Contract (grand, clubs, ..., null, null-ouvert); required for deal text.")
-@click.option("--declarer", type=SEAT, help="Declarer's seat (0/1/2, F/M/R); required for deal text.")
+@seat_option("--declarer", help="Declarer's seat (0/1/2, F/M/R); required for deal text.")
 @click.option("--played", metavar="CARDS", help="Cards played after the position, in order.")
 @click.option("--after", type=click.IntRange(min=0), default=None,
               help="Take the first K cards of the recorded play (ISS record or JSON 'played').")
 @worlds_option(DEFAULT_WORLDS)
-@seed_option
+@seed_option()
 @inference_option
 @honest_options("each card of a declarer decision with at most --honest-tricks tricks left")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes solving the worlds, one solver each [default: every core].")
+@jobs_option("Worker processes solving the worlds, one solver each [default: every core].")
 @json_option
 @tt_option
 def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | None, played: str | None,
@@ -202,10 +150,10 @@ def command(position: str, game_spec: tuple[Game, bool] | None, declarer: int | 
         if refusal is not None:
             raise DealFormatError(f"--honest: {refusal}")
     progress = terminal_progress("advise")
-    runner = WorldRunner(jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress)
     try:
         with input_errors():
-            advice = advise(pos, declaration, worlds=worlds, seed=seed, runner=runner, inference=inference, bids=bids,
+            advice = advise(pos, declaration, worlds=worlds, seed=seed, solver=Solver(tt_mb=tt_mb),
+                            jobs=worker_count(jobs), progress=progress, inference=inference, bids=bids,
                             honest=honest_tricks if honest else None)
     finally:
         if progress is not None:

@@ -42,20 +42,34 @@ from typing import NamedTuple
 
 import click
 
-from skatdd.analysis.advise.api import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
+from skatdd.analysis.advise.api import MAX_INFERENCE_WORLDS, judge_analysis
 from skatdd.analysis.analyse.api import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from skatdd.analysis.inference.api import input_auction
 from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
 from skatdd.core.errors import SkatddError
+from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import looks_like_path, missing_file, open_games
 from skatdd.present.table import GameTable, table_format
 from skatdd.runner.lines import LineOutcome, record_line, worker_count
 from skatdd.runner.outputs import PARTIAL, check_not_input, lock_output
 
-from .advise import check_honest_tricks, honest_options, inference_option, seed_option, terminal_progress, worlds_option
-from .batch import ResultSink, output_fingerprint, run_options, stream_results
-from .common import OutputPath, html_option, json_option, print_warnings, tt_option
+from .advise import terminal_progress
+from .batch import ResultSink, output_fingerprint, stream_results
+from .common import print_warnings
+from .options import (
+    OutputPath,
+    check_honest_tricks,
+    honest_options,
+    html_option,
+    inference_option,
+    jobs_option,
+    json_option,
+    run_options,
+    seed_option,
+    tt_option,
+    worlds_option,
+)
 from .solve import InputError, input_errors
 
 __all__ = ["command"]
@@ -74,7 +88,7 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
-          path: str | None = None, worlds: int | None = None, seed: int = 1, inference: str = "none",
+          path: str | None = None, worlds: int | None = None, seed: int = DEFAULT_SEED, inference: str = "none",
           honest: int | None = None) -> None:
     """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
@@ -122,9 +136,9 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
     if worlds is None:
         return analysis
     progress = terminal_progress("single-dummy")
-    runner = WorldRunner(jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb), progress=progress)
     try:
-        return judge_analysis(analysis, worlds=worlds, seed=seed, runner=runner, inference=inference, honest=honest)
+        return judge_analysis(analysis, worlds=worlds, seed=seed, solver=Solver(tt_mb=tt_mb), jobs=worker_count(jobs),
+                              progress=progress, inference=inference, honest=honest)
     finally:
         if progress is not None:
             progress.close()
@@ -132,13 +146,12 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 
 @click.command("analyse")
 @click.argument("game", metavar="GAME")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="For a file of games: worker processes, one solver each; for one game with --worlds: "
-                   "workers solving its worlds [default: every core].")
+@jobs_option("For a file of games: worker processes, one solver each; for one game with --worlds: "
+             "workers solving its worlds [default: every core].")
 @click.option("--no-review", is_flag=True,
               help="Skip the contract review (the best contract with the same twelve cards); much faster.")
 @worlds_option(None)
-@seed_option
+@seed_option()
 @inference_option
 @honest_options("every declarer card with at most --honest-tricks tricks left (needs --worlds)")
 @run_options

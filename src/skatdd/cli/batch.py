@@ -31,7 +31,7 @@ import click
 
 from skatdd.core.errors import plural
 from skatdd.engine.solve import MODES, Solver
-from skatdd.runner.cluster import ClusterError, parse_address
+from skatdd.runner.cluster import ClusterError
 from skatdd.runner.lines import (
     BatchSummary,
     LineOutcome,
@@ -45,12 +45,13 @@ from skatdd.runner.lines import (
 )
 from skatdd.runner.ordered import Item
 from skatdd.runner.outputs import check_not_input
-from skatdd.runner.resume import RUN_RECORD, RunFingerprint, input_digest, open_output, run_fingerprint
+from skatdd.runner.resume import RunFingerprint, input_digest, open_output, run_fingerprint
 from skatdd.runner.stopping import exit_status, stop_message
 
-from .common import BROKEN_PIPE_STATUS, OutputPath, quiet_broken_pipe, tt_option
+from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe
+from .options import jobs_option, json_flag, run_options, tt_option
 
-__all__ = ["Progress", "ResultSink", "command", "output_fingerprint", "run_options", "stream_results"]
+__all__ = ["Progress", "ResultSink", "command", "output_fingerprint", "stream_results"]
 
 
 class Progress:
@@ -109,37 +110,13 @@ class Progress:
         self.stream.flush()
 
 
-def _check_dask(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Click callback of every ``--dask``: a malformed address or port is refused before any work (one line)."""
-    if value is not None:
-        parse_address(value)
-    return value
-
-
-def dask_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--dask ADDRESS``: run the work on a Dask cluster (:mod:`skatdd.runner.cluster`)."""
-    return click.option("--dask", "dask", metavar="ADDRESS", default=None, callback=_check_dask,
-                        help="Run on the Dask cluster at ADDRESS (tcp://host:8786), or on local[:N] worker "
-                             "processes started for the run (needs 'skatdd[dask]').")(func)
-
-
-def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--dask ADDRESS``, ``-o FILE`` and ``--resume``: where a file of lines runs and where its results go."""
-    func = click.option("--resume", is_flag=True,
-                        help="With -o: continue an interrupted run, skipping the lines FILE already answers.")(func)
-    func = click.option("--output", "-o", type=OutputPath(beside=(RUN_RECORD,)), default=None,
-                        help="Write the result lines to FILE instead of stdout (whole lines, flushed as they come).")(func)
-    return dask_option(func)
-
-
 @click.command("batch")
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes, one solver each [default: every core].")
+@jobs_option("Worker processes, one solver each [default: every core].")
 @click.option("--mode", type=click.Choice(MODES), default="value", show_default=True,
               help="As for 'skatdd solve': value, win or all.")
 @run_options
-@click.option("--json", "as_json", is_flag=True, help="Accepted like every command's --json: the output is JSON lines anyway.")
+@json_flag("Accepted like every command's --json: the output is JSON lines anyway.")
 @tt_option
 def command(file: str, jobs: int | None, mode: str, dask: str | None, output: str | None, resume: bool,
             as_json: bool, tt_mb: int) -> None:

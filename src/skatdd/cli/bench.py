@@ -18,9 +18,10 @@ import click
 
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver
-from skatdd.tools.bench import CLOSE_MARGIN, DEFAULT_DEALS, DEFAULT_SEED, DealTiming, run_bench
+from skatdd.tools.bench import CLOSE_MARGIN, DEFAULT_DEALS, DealTiming, run_bench
 
-from .common import GAME, emit_json, json_option, tt_option
+from .common import emit_json
+from .options import GAME, json_option, seed_option, tt_option
 
 __all__ = ["command"]
 
@@ -28,7 +29,7 @@ __all__ = ["command"]
 @click.command("bench")
 @click.option("--deals", "-n", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
               help="Number of realistic deals to solve.")
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the deal generator.")
+@seed_option("Seed of the deal generator.")
 @click.option("--game", "game_spec", type=GAME, default=None,
               help="Only deals of this contract (default: the contract a sensible player picks).")
 @click.option("--card-values/--no-card-values", default=True, show_default=True,

@@ -37,7 +37,8 @@ from skatdd.present.best import best_text
 from skatdd.runner.lines import worker_count
 
 from .batch import stream_results
-from .common import BID, SEAT, emit_json, html_option, json_option, print_warnings, progress_bar, tt_option
+from .common import emit_json, print_warnings, progress_bar
+from .options import BID, html_option, jobs_option, json_option, seat_option, tt_option
 from .solve import InputError, input_errors
 
 __all__ = ["command"]
@@ -49,15 +50,14 @@ __all__ = ["command"]
 
 @click.command("best")
 @click.argument("deal")
-@click.option("--declarer", type=SEAT,
-              help="Seat to analyse: 0/1/2, F/M/R or forehand/middlehand/rearhand "
-                   "(default: the deal's declarer, or every seat).")
+@seat_option("--declarer",
+             help="Seat to analyse: 0/1/2, F/M/R or forehand/middlehand/rearhand "
+                  "(default: the deal's declarer, or every seat).")
 @click.option("--bid", type=BID, metavar="N",
               help="The bid: applies the overbid rule and leaves out nulls below it (default: the deal's bid).")
 @click.option("--all-lines", is_flag=True,
               help="Give every option its line of play, not only the best (slower).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="For a file of records: worker processes, one solver each [default: every core].")
+@jobs_option("For a file of records: worker processes, one solver each [default: every core].")
 @json_option
 @tt_option
 @html_option(folders=False)

@@ -20,28 +20,28 @@ from skatdd.engine.solve import Solver
 from skatdd.runner.lines import worker_count
 from skatdd.runner.stopping import exit_status, stop_message
 
-from .batch import dask_option
-from .common import emit_json, json_option, progress_bar, tt_option
+from .common import emit_json, progress_bar
+from .options import dask_option, jobs_option, json_option, seat_option, seed_option, tt_option
 
 __all__ = ["command"]
 
 
 @click.command("bid")
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--seat", required=True, help="The hand's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@seat_option(required=True)
 @click.option("--skats", type=int, default=DEFAULT_SKATS, show_default=True,
               help="Skats to draw, at least 1 (all 231 when no fewer).")
 @click.option("--worlds", type=int, default=DEFAULT_WORLDS, show_default=True,
               help="Worlds to draw for each skat, at least 1.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws.")
+@seed_option("Seed of the draws.")
 @click.option("--scoring", type=click.Choice(["both", "list", "tournament"]), default="both", show_default=True,
               help="List (ISkO) scoring, tournament (Seeger-Fabian) scoring, or both (list chooses the table's best).")
 @click.option("--hand", "hand_only", is_flag=True, help="Only hand games (no pick-up).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
+@jobs_option("Worker processes [default: every core].")
 @dask_option
 @json_option
 @tt_option
-def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int, scoring: str, hand_only: bool,
+def command(hand: tuple[str, ...], seat: int, skats: int, worlds: int, seed: int, scoring: str, hand_only: bool,
             jobs: int | None, dask: str | None, as_json: bool, tt_mb: int) -> None:
     """How high to bid with HAND, the seat's ten dealt cards, and what to play.
 
@@ -56,7 +56,7 @@ def command(hand: tuple[str, ...], seat: str, skats: int, worlds: int, seed: int
       skatdd bid CJ SJ HJ CA CT C9 SA ST H7 D8 --seat F
       skatdd bid "CJ HJ CA CT CK C9 SA ST H7 D8" --seat M --skats 40 --json
     """
-    # --seat, --skats and --worlds are checked by bid() itself: a bad value is one line naming it (exit 2).
+    # --skats and --worlds are checked by bid() itself: a bad value is one line naming it (exit 2).
     try:
         with progress_bar("Solving skats") as progress:
             report = bid(" ".join(hand), seat=seat, skats=skats, worlds=worlds, seed=seed, scoring=scoring,

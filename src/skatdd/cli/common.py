@@ -1,7 +1,9 @@
-"""Options and helpers shared by several commands."""
+"""Helpers shared by several commands: output, warnings, interruption, standard output kept apart.
+
+The shared options are in :mod:`skatdd.cli.options`.
+"""
 from __future__ import annotations
 
-import math
 import os
 import signal
 import sys
@@ -12,140 +14,8 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from skatdd.core.errors import SkatddError, quote
-from skatdd.core.rules import parse_game, parse_seat
-from skatdd.core.scoring import MAX_BID, MIN_BID
 from skatdd.formats.json_text import json_text
-from skatdd.runner.memory import check_table_mib
-from skatdd.runner.outputs import FILE, FILE_OR_FOLDER, FOLDER, PARTIAL, check_output
 from skatdd.runner.stopping import exit_status, stop_message
-
-#: A Click command callback, returned unchanged by the option decorators.
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def json_option(func: F) -> F:
-    """``--json``: print one JSON object instead of the readable report."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a readable report.")(func)
-
-
-def check_tt_mb(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    """Click callback of every ``--tt-mb``: the size must fit in the memory available (:mod:`skatdd.runner.memory`)."""
-    if value is None:
-        return None
-    try:
-        return check_table_mib(value)
-    except SkatddError as exc:
-        raise click.BadParameter(str(exc).removeprefix("--tt-mb "), ctx=ctx, param=param) from None
-
-
-def tt_option(func: F) -> F:
-    """``--tt-mb N``: transposition table size per worker."""
-    return click.option(
-        "--tt-mb", type=click.IntRange(1, 65536), default=128, show_default=True, callback=check_tt_mb,
-        help="Transposition table size in MiB (per worker).",
-    )(func)
-
-
-class ParsedType(click.ParamType):  # type: ignore[type-arg]
-    """An option value read by one of core's parsers; its error becomes Click's one-line option error.
-
-    *name* is the metavar, *parse* the parser (raising a
-    :class:`~skatdd.core.errors.SkatddError` naming the token), *done* the
-    type of a value already converted (a default given as the result).
-    """
-
-    def __init__(self, name: str, parse: Callable[[Any], Any], done: type) -> None:
-        self.name, self.parse, self.done = name, parse, done
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """*value* parsed, or as it is when already converted; a bad value fails with the parser's message."""
-        if isinstance(value, self.done):
-            return value
-        try:
-            return self.parse(value)
-        except SkatddError as exc:
-            self.fail(str(exc), param, ctx)
-
-
-class OutputPath(click.ParamType):  # type: ignore[type-arg]
-    """A path an option writes to, checked as the command line is read (:func:`skatdd.runner.outputs.check_output`).
-
-    *kind*, *beside* and *replaced* as for ``check_output``; *check*, when
-    given, is called with the path first (a table's format).  Every option
-    that writes uses this type, so a path that cannot be written is refused
-    before any work, in one line, exit status 2.
-    """
-
-    def __init__(self, kind: str = FILE, *, beside: tuple[str, ...] = (), replaced: bool = False,
-                 check: Callable[[str], object] | None = None) -> None:
-        self.kind, self.beside, self.replaced, self.check = kind, beside, replaced, check
-        self.name = {FILE: "FILE", FOLDER: "FOLDER"}.get(kind, "PATH")
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            if self.check is not None:
-                self.check(value)
-            return check_output(value, "", self.kind, beside=self.beside, replaced=self.replaced)
-        except SkatddError as exc:
-            self.fail(str(exc), param, ctx)
-
-
-class BidType(click.ParamType):  # type: ignore[type-arg]
-    """A bid of every ``--bid``: a whole number from 18 to 264, the highest game value (:data:`~skatdd.core.scoring.MAX_BID`).
-
-    Above it no game can be won without being overbid, so a higher bid is
-    refused rather than scored (a bid of 10^20 would make every score -2e20).
-    """
-
-    name = "integer"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = click.INT.convert(value, param, ctx)
-        if not MIN_BID <= number <= MAX_BID:
-            self.fail(f"{quote(number)} is not a bid: expected {MIN_BID} to {MAX_BID} (the highest game value: "
-                      "grand ouvert with or without four)", param, ctx)
-        return number
-
-
-class FiniteFloat(click.FloatRange):
-    """A finite number from *low* to *high* (each excluded when open): the type of every float option.
-
-    Click's ``FLOAT`` and ``FloatRange`` take ``nan`` (no comparison with a
-    bound fails), ``inf`` and numbers like ``1e308`` when unbounded above: a
-    timeout of ``nan`` never compares as expired, one of ``inf`` overflows the
-    clocks and waits it is handed to, far from the command line.  Here both
-    bounds are required, and every float option of every command uses this
-    type (a test walks the commands' options), so such a value is refused as
-    the command line is read: one line naming the token as typed, exit status
-    2.  The help shows the range as ``FloatRange`` does.
-    """
-
-    def __init__(self, low: float, high: float, *, low_open: bool = False, high_open: bool = False) -> None:
-        if not (math.isfinite(low) and math.isfinite(high) and low < high):
-            raise ValueError(f"FiniteFloat needs finite bounds low < high, not {low!r}, {high!r}")
-        super().__init__(low, high, min_open=low_open, max_open=high_open)
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """*value* as a float when it is a finite number in range; else Click's one-line error naming it."""
-        number = click.FLOAT.convert(value, param, ctx)  # not a number: Click's message names the token
-        if not math.isfinite(number):
-            self.fail(f"{quote(value)} is not a finite number: expected {self._describe_range()}", param, ctx)
-        try:
-            return super().convert(number, param, ctx)
-        except click.BadParameter:  # name the token as typed (Click names the float: -1.0 for '-1')
-            self.fail(f"{quote(value)} is not in the range {self._describe_range()}", param, ctx)
-
-
-#: The most seconds a float option takes: a day.  Longer is no use to a run or a request, and a far
-#: larger number overflows the waits it is handed to (``threading.TIMEOUT_MAX``, ``signal.setitimer``).
-MAX_SECONDS = 86_400.0
-
-#: A contract name (grand, clubs, ..., null, null-ouvert); converts to ``(Game, ouvert)``.
-GAME = ParsedType("GAME", parse_game, tuple)
-#: A seat: 0/1/2, F/M/R, forehand/middlehand/rearhand.
-SEAT = ParsedType("SEAT", parse_seat, int)
-BID = BidType()
 
 
 def emit_json(obj: Any) -> None:
@@ -252,23 +122,6 @@ def results_apart() -> Iterator[IO[str]]:
                 pass
         os.dup2(saved, 1)
         os.close(saved)
-
-
-def html_option(folders: bool) -> Callable[[F], F]:
-    """``--html PATH`` and ``--four-colour``: also write a self-contained HTML report (:mod:`skatdd.present.html`).
-
-    With *folders* PATH may be a folder (one ending in ``/``, or an existing
-    one); else it is one page.  Checked before any work (:class:`OutputPath`).
-    """
-    where = "PATH (a folder for a file of games; a PATH ending in '/' is a folder)" if folders else "FILE"
-
-    def decorate(func: F) -> F:
-        func = click.option("--four-colour", is_flag=True,
-                            help="HTML report: start with the four-colour deck (the page has a switch too).")(func)
-        return click.option("--html", "html", metavar="PATH" if folders else "FILE", default=None,
-                            type=OutputPath(FILE_OR_FOLDER if folders else FILE, beside=(PARTIAL,), replaced=True),
-                            help=f"Also write a self-contained HTML report to {where}.")(func)
-    return decorate
 
 
 @contextmanager

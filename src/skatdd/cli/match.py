@@ -34,8 +34,9 @@ from skatdd.play.summary import MatchSummary
 from skatdd.runner.game_lines import game_line_id
 from skatdd.runner.lines import run_lines, stdin_bytes, worker_count
 
-from .batch import ResultSink, output_fingerprint, run_options, stream_results
-from .common import MAX_SECONDS, FiniteFloat, emit_json, json_option, results_apart, tt_option
+from .batch import ResultSink, output_fingerprint, stream_results
+from .common import emit_json, results_apart
+from .options import MAX_SECONDS, FiniteFloat, jobs_option, json_option, run_options, seed_option, tt_option
 from .solve import input_errors
 
 __all__ = ["command"]
@@ -68,12 +69,10 @@ def _deal_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str
 @click.option("--deals", "deals", required=True, metavar="N|FILE",
               help="N realistic generated deals (with --seed), or a FILE ('-': stdin) of deals, one JSON deal or "
                    "ISS record a line.")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seeds the generated deals and every player's random choices.")
+@seed_option("Seeds the generated deals and every player's random choices.")
 @click.option("--timeout", type=FiniteFloat(0, MAX_SECONDS, low_open=True), default=DEFAULT_TIMEOUT, show_default=True,
               help="Seconds a player may take over one card; a player that takes longer fails the deal.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes, one solver each [default: every core].")
+@jobs_option("Worker processes, one solver each [default: every core].")
 @run_options
 @json_option
 @tt_option

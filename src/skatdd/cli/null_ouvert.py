@@ -19,11 +19,12 @@ from __future__ import annotations
 import click
 
 from skatdd.core.errors import SkatddError
-from skatdd.engine.nullouvert import TT_MB_KNOWN_SKAT, TT_MB_UNKNOWN_SKAT, analyse
+from skatdd.engine.nullouvert import TT_MB_KNOWN_SKAT, TT_MB_UNKNOWN_SKAT, NullOuvertAnalyser, analyse
 from skatdd.runner.lines import default_jobs
 from skatdd.runner.workers import cap_workers
 
-from .common import check_tt_mb, emit_json, json_option, run_interruptibly
+from .common import emit_json, run_interruptibly
+from .options import jobs_option, json_option, seat_option, table_option
 
 __all__ = ["command"]
 
@@ -37,25 +38,23 @@ class _InputError(click.ClickException):
 @click.command("null-ouvert")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--skat", "skat", default=None, metavar="CARDS", help="The two skat cards, when known.")
-@click.option("--declarer", "declarer", required=True, metavar="SEAT",
-              help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Threads solving the classes of worlds of a hand game (with --skat the count is short and runs "
-                   "on one), one double-dummy table of --tt-mb each; the answer is the same for any number of them, "
-                   "only the node count moves  [default: every core].")
+@seat_option("--declarer", required=True, help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@jobs_option("Threads solving the classes of worlds of a hand game (with --skat the count is short and runs "
+             "on one), one double-dummy table of --tt-mb each; the answer is the same for any number of them, "
+             "only the node count moves  [default: every core].")
 @json_option
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=None, callback=check_tt_mb,
+@table_option(default=None,
               help="Double-dummy table size in MiB, per thread of --jobs (the honest-search memo gets half of "
                    "one)  [default: 32 with --skat, 128 without].")
-def command(hand: tuple[str, ...], skat: str | None, declarer: str, jobs: int | None, as_json: bool,
+def command(hand: tuple[str, ...], skat: str | None, declarer: int, jobs: int | None, as_json: bool,
             tt_mb: int | None) -> None:
     """Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard."""
     table = tt_mb or (TT_MB_KNOWN_SKAT if skat is not None else TT_MB_UNKNOWN_SKAT)
     requested = jobs if jobs is not None else default_jobs()
     threads = cap_workers(requested, what=f"--jobs {requested}", tt_mb=table, unit=("thread", "threads"))
     try:
-        result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, tt_mb=tt_mb,
-                                                   jobs=threads))
+        result = run_interruptibly(lambda: analyse(" ".join(hand), declarer=declarer, skat=skat, jobs=threads,
+                                                   solver=None if tt_mb is None else NullOuvertAnalyser(tt_mb)))
     except SkatddError as exc:
         raise _InputError(" ".join(str(exc).split())) from None
     if as_json:

@@ -25,8 +25,8 @@ from skatdd.core.scoring import MIN_BID
 from skatdd.engine.solve import Solver
 from skatdd.runner.lines import worker_count
 
-from .batch import dask_option
-from .common import BID, GAME, SEAT, emit_json, json_option, progress_bar, tt_option
+from .common import emit_json, progress_bar
+from .options import BID, GAME, dask_option, jobs_option, json_option, seat_option, seed_option, tt_option
 
 __all__ = ["command"]
 
@@ -35,7 +35,7 @@ Progress = Callable[[int, int], None]
 
 @click.command("odds")
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--seat", type=SEAT, required=True, help="The hand's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand.")
+@seat_option(required=True)
 @click.option("--skat", metavar="CARDS", help="The two skat cards, when the seat has picked them up.")
 @click.option("--game", "games", type=GAME, multiple=True,
               help="Only this contract (repeatable): grand, clubs, spades, hearts, diamonds, null, null-ouvert.")
@@ -43,7 +43,7 @@ Progress = Callable[[int, int], None]
 @click.option("--picked-up", "only_picked", is_flag=True, help="Only picked-up games.")
 @click.option("--worlds", type=click.IntRange(min=1), default=DEFAULT_WORLDS, show_default=True,
               help="Worlds to solve (all of them when fewer are consistent).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the world draw.")
+@seed_option("Seed of the world draw.")
 @click.option("--bid", type=BID, default=MIN_BID, show_default=True, help="The bid.")
 @click.option("--inference", type=click.Choice(INFERENCES), default="none", show_default=True,
               help="Weigh the worlds by the bidding (bids; needs --bids). play and all need cards played: refused.")
@@ -51,7 +51,7 @@ Progress = Callable[[int, int], None]
               help='The auction so far, SEAT:MOVE in order (move: a bid, y or p), e.g. "M:18 F:y M:20 F:p R:p".')
 @click.option("--points", "with_points", is_flag=True,
               help="Also the mean card points of every suit and grand option (exact values: slower).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: every core].")
+@jobs_option("Worker processes [default: every core].")
 @dask_option
 @json_option
 @tt_option

@@ -15,7 +15,8 @@ from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
 from skatdd.core.scoring import ANNOUNCEMENTS, BASE_VALUES, Declaration, Score, score_game
 from skatdd.core.scoring import matadors as count_matadors
 
-from .common import BID, GAME, emit_json, json_option
+from .common import emit_json
+from .options import BID, GAME, json_option
 
 
 def _signed(n: int) -> str:

@@ -30,7 +30,7 @@ from skatdd.core.errors import MissingDependencyError, SkatddError, plural
 from skatdd.engine.solve import Solver
 from skatdd.runner.stopping import STOP_SIGNALS
 
-from .common import MAX_SECONDS, FiniteFloat, tt_option
+from .options import MAX_SECONDS, FiniteFloat, tt_option
 
 if TYPE_CHECKING:
     import uvicorn

@@ -36,7 +36,8 @@ from skatdd.formats.position_input import apply_played, read_position
 from skatdd.formats.spec import GameSpec
 from skatdd.present.report import line_lines, position_lines
 
-from .common import GAME, SEAT, emit_json, json_option, print_warnings, tt_option
+from .common import emit_json, print_warnings
+from .options import GAME, json_option, seat_option, tt_option
 
 __all__ = ["InputError", "apply_played", "command", "input_errors", "result_lines", "solve_position"]
 
@@ -162,8 +163,8 @@ def result_lines(result: SolveResult, pos: Position, *, tt_mb: int | None = None
 @click.option("--game", "game_spec", type=GAME,
               help="Contract: grand, clubs, spades, hearts, diamonds, null, null-ouvert (or G C S H D N NO); "
                    "required for deal text, overrides a JSON or ISS deal's.")
-@click.option("--declarer", type=SEAT,
-              help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand; required for deal text.")
+@seat_option("--declarer",
+             help="Declarer's seat: 0/1/2, F/M/R or forehand/middlehand/rearhand; required for deal text.")
 @click.option("--played", metavar="CARDS",
               help="Cards played from the start of DEAL, in order (ISS record: from before its first card).")
 @click.option("--mode", type=click.Choice(MODES), default="value", show_default=True,

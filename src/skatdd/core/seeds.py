@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["generator"]
+__all__ = ["DEFAULT_SEED", "generator"]
+
+#: The seed of every command and entry point that draws at random, when none is given (``--seed``, ``seed=``).
+DEFAULT_SEED = 1
 
 
 def generator(seed: int) -> random.Random:

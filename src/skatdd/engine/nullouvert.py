@@ -534,29 +534,31 @@ TT_MB_UNKNOWN_SKAT = 128
 
 
 def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str | Iterable[int] | Mask | None = None,
-            tt_mb: int | None = None, exhaustive: bool = False, jobs: int | None = 1) -> NullOuvertResult:
+            solver: NullOuvertAnalyser | None = None, exhaustive: bool = False, jobs: int | None = 1) -> NullOuvertResult:
     """Is the null ouvert *hand* unbeatable with the declarer in seat *declarer*?
 
     *hand*: the declarer's ten cards after the discard (card string, card
     ints or a mask); *skat*: the two skat cards, or ``None`` when unknown
-    (hand game); *tt_mb*: the double-dummy table's size in MiB (default
-    :data:`TT_MB_KNOWN_SKAT` or :data:`TT_MB_UNKNOWN_SKAT`; the honest-search
-    memo gets half); *exhaustive*: solve every class of worlds even when the
-    honest search already proves them all won; *jobs*: threads solving the
-    classes of worlds (``None``: one a usable core), each with a table of
-    *tt_mb* (the memory is *jobs* times that), the result the same whatever
-    *jobs* but for ``nodes`` and ``seconds``.  Raises
+    (hand game); *solver*: the :class:`NullOuvertAnalyser` to run on, kept
+    with its tables for later calls (default: a new one whose double-dummy
+    table holds :data:`TT_MB_KNOWN_SKAT` or :data:`TT_MB_UNKNOWN_SKAT` MiB;
+    the honest-search memo gets half); *exhaustive*: solve every class of
+    worlds even when the honest search already proves them all won; *jobs*:
+    threads solving the classes of worlds (``None``: one a usable core),
+    each with a table of the solver's size (the memory is *jobs* times
+    that), the result the same whatever *jobs* but for ``nodes`` and
+    ``seconds``.  Raises
     :class:`~skatdd.core.errors.SkatddError` subclasses for
     bad input (unknown or duplicate card, wrong count, skat overlapping the
     hand, unknown seat), each message quoting the token.
     """
     seat = parse_seat(declarer)
     hand_mask, skat_mask = _parse(hand, skat)
-    if tt_mb is None:
-        tt_mb = TT_MB_KNOWN_SKAT if skat_mask is not None else TT_MB_UNKNOWN_SKAT
+    if solver is None:
+        solver = NullOuvertAnalyser(TT_MB_KNOWN_SKAT if skat_mask is not None else TT_MB_UNKNOWN_SKAT)
     if jobs is None:
         jobs = _usable_cores()
-    return NullOuvertAnalyser(tt_mb).analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive, jobs=jobs)
+    return solver.analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive, jobs=jobs)
 
 
 def _usable_cores() -> int:

@@ -56,6 +56,7 @@ from skatdd.core.errors import ScoringError, quote
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
+from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.files import game_lines
 from skatdd.formats.json_text import json_text
@@ -111,7 +112,7 @@ class MatchConfig:
 
     a: str | PlayerFactory
     b: str | PlayerFactory
-    seed: int = 1
+    seed: int = DEFAULT_SEED
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
@@ -456,7 +457,7 @@ def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], s
 
 
 def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Iterable[MatchDeal | dict[str, Any] | str],
-          *, seed: int = 1, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, solver: Solver | None = None,
+          *, seed: int = DEFAULT_SEED, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, solver: Solver | None = None,
           dask: str | None = None, on_record: Callable[[dict[str, Any]], None] | None = None,
           keep_records: bool = True) -> MatchResult:
     """Play a duplicate match of *a* against *b* (player names as on the command line, or factories).

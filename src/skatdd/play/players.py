@@ -49,7 +49,7 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from skatdd.analysis.advise.api import WinRule, WorldRunner, advise, card_results
+from skatdd.analysis.advise.api import WinRule, advise, card_results
 from skatdd.analysis.worlds.draw import WorldSpace
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
@@ -165,8 +165,7 @@ class PimcPlayer:
 
     def choose(self, state: PlayerState, pos: Position, seed: int) -> Card:
         """The advised card for *state* at *pos*, its worlds drawn from *seed*; among equally good ones :func:`cheapest`."""
-        advice = advise(pos, state.declaration, worlds=self.worlds, seed=seed,
-                        runner=WorldRunner(solver=thread_solver()))
+        advice = advise(pos, state.declaration, worlds=self.worlds, seed=seed, solver=thread_solver())
         return cheapest(advice.best, state.game)
 
 

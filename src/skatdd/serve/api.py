@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from skatdd.analysis.advise.api import WorldRunner, advise
+from skatdd.analysis.advise.api import advise
 from skatdd.core.errors import plural, shorten_quoted
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver, solver_or_default
@@ -90,5 +90,4 @@ def advise_request(body: str, *, solver: Solver | None = None, progress: Callabl
     declaration = read.spec.declaration()
     progress(0, 0)
     solver.clear()
-    runner = WorldRunner(jobs=1, solver=solver, progress=progress)
-    return advise(pos, declaration, worlds=request.worlds, seed=request.seed, runner=runner).to_json()
+    return advise(pos, declaration, worlds=request.worlds, seed=request.seed, solver=solver, progress=progress).to_json()

@@ -45,7 +45,7 @@ from typing import Any
 
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, WIN_POINTS, Game
-from skatdd.core.seeds import generator
+from skatdd.core.seeds import DEFAULT_SEED, generator
 from skatdd.engine.solve import Solver, solver_or_default
 
 __all__ = [
@@ -66,7 +66,6 @@ __all__ = [
 ]
 
 DEFAULT_DEALS = 100
-DEFAULT_SEED = 1
 #: A close game: the declarer's double-dummy value lies in 61 +- CLOSE_MARGIN.
 CLOSE_MARGIN = 5
 #: Redeals allowed per close deal asked for before close_deals() gives up.

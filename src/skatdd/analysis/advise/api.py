@@ -74,7 +74,9 @@ from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration
-from skatdd.core.seeds import generator
+from skatdd.core.seeds import DEFAULT_SEED, generator
+from skatdd.engine.solve import Solver
+from skatdd.runner.lines import worker_count
 
 from .results import (
     Advice,
@@ -86,7 +88,7 @@ from .results import (
     best_cards,
     judge_play,
 )
-from .runner import CHUNK, Chunk, ChunkResult, WorldRunner
+from .runner import CHUNK, Chunk, ChunkResult, Progress, WorldRunner
 
 if TYPE_CHECKING:
     from skatdd.analysis.analyse.results import GameAnalysis
@@ -105,7 +107,6 @@ __all__ = [
     "SingleDummyGame",
     "SingleDummyPlay",
     "WinRule",
-    "WorldRunner",
     "advise",
     "best_cards",
     "card_results",
@@ -117,7 +118,6 @@ __all__ = [
 ]
 
 DEFAULT_WORLDS = 200
-DEFAULT_SEED = 1
 #: With inference at most this many worlds a decision: the bidding weighs a pool of 8 per world, held in memory
 #: (80,000 worlds, a few tens of MiB, about 20 s of bidding likelihoods).
 MAX_INFERENCE_WORLDS = 10_000
@@ -264,9 +264,14 @@ def _check_options(inference: str, honest: int | None) -> None:
         raise DealFormatError(f"the honest search runs with 1 to {MAX_HONEST_TRICKS} tricks left, not {honest}")
 
 
+def _runner(solver: Solver | None, jobs: int | None, progress: Progress | None) -> WorldRunner:
+    """The runner solving the worlds of one call: *solver* here, or ``worker_count(jobs)`` worker processes."""
+    return WorldRunner(jobs=worker_count(jobs), solver=solver, progress=progress)
+
+
 def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
-           runner: WorldRunner | None = None, inference: str = "none", bids: Sequence[tuple[int, str]] = (),
-           honest: int | None = None) -> Advice:
+           solver: Solver | None = None, jobs: int | None = 1, progress: Progress | None = None,
+           inference: str = "none", bids: Sequence[tuple[int, str]] = (), honest: int | None = None) -> Advice:
     """Single-dummy values of every legal card of the player to move in *pos* (module docstring).
 
     *pos* is the full deal in play (its ``history`` gives the voids and the
@@ -276,8 +281,11 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     drawn with ``generator(seed)`` (:mod:`skatdd.core.seeds`) and weighed by
     *inference* (*bids*: the auction, ``(seat, "18" | "y" | "p")`` in order).
     *honest* ``K`` adds the honest search (the declarer to move with at most
-    K cards).  *runner* (default: one solver in this process) does the
-    solving.
+    K cards).  *solver* (default: a new one) solves in this process; with
+    *jobs* > 1 (``None``: every core) the worlds are solved on that many
+    worker processes, each with a solver like it, and the advice does not
+    depend on *jobs*.  *progress* is called as ``progress(done, total)``
+    as the worlds are solved.
 
     Raises :class:`~skatdd.core.errors.DealFormatError` for *worlds* < 1, a
     position in which the game is over, an unknown inference, or *honest*
@@ -290,7 +298,7 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
     refusal = None if honest is None else honest_refusal(pos, honest)
     if refusal is not None:
         raise DealFormatError(refusal)
-    runner = runner if runner is not None else WorldRunner()
+    runner = _runner(solver, jobs, progress)
     plan = _plan(pos, declaration, worlds, generator(seed), 0, inference=inference, bids=bids, honest=honest)
     nodes = runner.nodes
     tally = CardTally()
@@ -318,17 +326,18 @@ def advise(pos: Position, declaration: Declaration, *, worlds: int = DEFAULT_WOR
 
 def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Declaration, *,
                       worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
-                      runner: WorldRunner | None = None, inference: str = "none",
-                      bids: Sequence[tuple[int, str]] = (), honest: int | None = None) -> SingleDummyGame:
+                      solver: Solver | None = None, jobs: int | None = 1, progress: Progress | None = None,
+                      inference: str = "none", bids: Sequence[tuple[int, str]] = (),
+                      honest: int | None = None) -> SingleDummyGame:
     """Judge every card of *cards*, played in order from *start*, from its player's view at that moment.
 
     For card *i* the worlds are those consistent with what its player saw
     before playing it (:func:`mover_view`); at most *worlds* are solved per
     card, drawn in card order from one ``generator(seed)`` (:mod:`skatdd.core.seeds`):
-    in this process, a chunk at a time as *runner* asks for them (with
+    in this process, a chunk at a time as the solvers ask for them (with
     *inference* each decision's weighed list before any is solved), each
-    decision's after the one before, so *runner*'s number of jobs cannot
-    change the numbers.  Every decision's count is checked before any world
+    decision's after the one before, so *jobs* cannot change the numbers
+    (*solver*, *jobs* and *progress* as for :func:`advise`).  Every decision's count is checked before any world
     is solved (:class:`~skatdd.analysis.worlds.draw.WorldCountError`).  *honest*
     ``K``: every declarer card with at most K tricks left also gets the honest
     search.  *cards* must be legal in turn
@@ -336,7 +345,7 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
     """
     started = time.perf_counter()
     _check_options(inference, honest)
-    runner = runner if runner is not None else WorldRunner()
+    runner = _runner(solver, jobs, progress)
     rng = generator(seed)
     pos = start.copy()
     plans: list[_Decision] = []
@@ -366,7 +375,8 @@ def single_dummy_game(start: Position, cards: Sequence[Card], declaration: Decla
 
 
 def judge_analysis(analysis: GameAnalysis, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
-                   runner: WorldRunner | None = None, inference: str = "none", honest: int | None = None) -> GameAnalysis:
+                   solver: Solver | None = None, jobs: int | None = 1, progress: Progress | None = None,
+                   inference: str = "none", honest: int | None = None) -> GameAnalysis:
     """Set ``analysis.single_dummy`` to :func:`single_dummy_game` of its cards and return *analysis*.
 
     The auction the inference weighs is the analysis's ``bids`` (an ISS
@@ -374,7 +384,7 @@ def judge_analysis(analysis: GameAnalysis, *, worlds: int = DEFAULT_WORLDS, seed
     """
     analysis.single_dummy = single_dummy_game(
         analysis.start, [play.card for play in analysis.plays], analysis.declaration,
-        worlds=worlds, seed=seed, runner=runner, inference=inference, bids=analysis.bids,
+        worlds=worlds, seed=seed, solver=solver, jobs=jobs, progress=progress, inference=inference, bids=analysis.bids,
         honest=honest,
     )
     return analysis

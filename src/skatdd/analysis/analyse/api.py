@@ -77,6 +77,7 @@ from skatdd.core.errors import DealFormatError, SkatddError, quote, with_context
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration, score_game
 from skatdd.core.scoring import matadors as count_matadors
+from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.deal_input import DealInput
 from skatdd.formats.files import looks_like_path, missing_file, read_source, strip_comments
@@ -360,7 +361,7 @@ def _analyse_file(path: str, *, solver: Solver | None, review: bool) -> GameAnal
 
 
 def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True, worlds: int | None = None,
-                 seed: int = 1, inference: str = "none", honest: int | None = None) -> LineOutcome:
+                 seed: int = DEFAULT_SEED, inference: str = "none", honest: int | None = None) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
     With *worlds*, every card is also judged single-dummy
@@ -375,20 +376,19 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
     def analyse(found: DealInput) -> dict[str, Any]:
         analysis = analyse_input(found, solver=solver, review=review)
         if worlds is not None:
-            from skatdd.analysis.advise.api import WorldRunner, judge_analysis
+            from skatdd.analysis.advise.api import judge_analysis
             from skatdd.analysis.inference.api import input_auction
 
             if inference in ("bids", "all"):
                 input_auction(analysis.bids)  # a bad auction fails the line before any world is drawn
-            judge_analysis(analysis, worlds=worlds, seed=seed, runner=WorldRunner(solver=solver), inference=inference,
-                           honest=honest)
+            judge_analysis(analysis, worlds=worlds, seed=seed, solver=solver, inference=inference, honest=honest)
         return analysis.to_json()
 
     return handle_line(line, raw, analyse)
 
 
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, solver: Solver | None = None,
-                  review: bool = True, emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = 1,
+                  review: bool = True, emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = DEFAULT_SEED,
                   dask: str | None = None, total: int | None = None, inference: str = "none",
                   honest: int | None = None) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.

@@ -86,7 +86,7 @@ from skatdd.core.cards import Card, Mask
 from skatdd.core.errors import DealFormatError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import BASE_VALUES, MIN_BID, NULL_VALUES, Declaration, matadors
-from skatdd.core.seeds import generator
+from skatdd.core.seeds import DEFAULT_SEED, generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import OK, LineOutcome, run_lines, worker_count
@@ -270,7 +270,7 @@ def check_counts(skats: int, worlds: int) -> None:
 
 def bid(
     cards: Mask | str | Sequence[Card], *, seat: int | str, skats: int = DEFAULT_SKATS, worlds: int = DEFAULT_WORLDS,
-    seed: int = 0, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1,
+    seed: int = DEFAULT_SEED, scoring: str = "both", hand_only: bool = False, jobs: int | None = 1,
     solver: Solver | None = None, progress: Progress | None = None, dask: str | None = None,
 ) -> BidReport:
     """How high to bid with a ten-card hand, and what to play (see the module docstring).

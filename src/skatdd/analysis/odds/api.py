@@ -128,7 +128,7 @@ from skatdd.core.cards import Card, Mask
 from skatdd.core.errors import DealFormatError, ScoringError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import MAX_BID, MIN_BID, Declaration, null_value
-from skatdd.core.seeds import generator
+from skatdd.core.seeds import DEFAULT_SEED, generator
 from skatdd.engine.solve import Solver
 from skatdd.formats.json_text import json_text
 from skatdd.runner.lines import LineOutcome, run_lines, worker_count
@@ -186,7 +186,7 @@ def odds(
     cards: View | Mask | str | Iterable[Card], *, seat: int | str | None = None,
     skat: Mask | str | Iterable[Card] | None = None,
     games: Iterable[Game | str | tuple[Game, bool]] | None = None, hand_games: bool = True, picked_up: bool = True,
-    worlds: int = DEFAULT_WORLDS, seed: int = 0, bid: int = MIN_BID, jobs: int | None = 1,
+    worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, bid: int = MIN_BID, jobs: int | None = 1,
     solver: Solver | None = None, accept: Callable[[World], bool] | None = None, max_draws: int | None = None,
     progress: Progress | None = None, dask: str | None = None, inference: str = "none",
     bids: Sequence[tuple[int, str]] = (), points: bool = False,
