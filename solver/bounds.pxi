@@ -6,11 +6,14 @@
 # Cards by points in the suit and grand layouts (layout.pxi): every seven-bit
 # group runs 7 8 9 Q K T A from its lowest bit; the four jacks (2 points) are
 # bits 28-31.
-DEF RANKS_0 = 0x00E1C387        # 7 8 9: 0 points
-DEF RANKS_Q = 0x01020408        # 3
-DEF RANKS_K = 0x02040810        # 4
-DEF RANKS_T = 0x04081020        # 10
-DEF RANKS_A = 0x08102040        # 11
+# Compile-time int constants (see tt.pxi); the highest bit set is 27, so
+# every mask fits a C int as an enum member must.
+cdef enum:
+    RANKS_0 = 0x00E1C387        # 7 8 9: 0 points
+    RANKS_Q = 0x01020408        # 3
+    RANKS_K = 0x02040810        # 4
+    RANKS_T = 0x04081020        # 10
+    RANKS_A = 0x08102040        # 11
 
 
 cdef inline int all_left(const Search* s) noexcept nogil:

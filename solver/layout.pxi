@@ -8,7 +8,8 @@
 # Card ints (skatdd.core.cards): suit * 8 + rank, suits D H S C = 0..3,
 # ranks 7 8 9 T J Q K A = 0..7.
 
-DEF NGROUPS = 5             # four plain suits + trump
+cdef enum:                  # compile-time int constants (see tt.pxi)
+    NGROUPS = 5             # follow groups: four plain suits + trump
 
 cdef enum:
     G_DIAMONDS = 0
@@ -22,7 +23,7 @@ ctypedef struct Layout:
     uint8_t to_internal[32]   # card int -> internal bit
     uint8_t to_card[32]       # internal bit -> card int
     uint8_t group_of[32]      # internal bit -> follow group (0..3 plain suit slot, 4 trump)
-    uint32_t group_mask[5]    # internal mask of each follow group (0 where unused)
+    uint32_t group_mask[NGROUPS]  # internal mask of each follow group (0 where unused)
     uint32_t trump_mask       # internal mask of all trumps (0 in null)
     uint8_t points[32]        # card points by internal bit
 

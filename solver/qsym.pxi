@@ -29,9 +29,10 @@
 # of different weights; in the trick modes every card weighs 0, the
 # canonical key already is the abstract key, and the table is not used.
 
-DEF QS_WAYS = 3                 # entries a bucket (60 bytes, one cache line)
-DEF QS_BUCKETS = 1 << 13        # 512 KiB
-DEF QS_VALID = 1 << 9           # in meta: bits 0-8 key, 15-21 lower, 22-28 upper (as in TTEntry)
+cdef enum:                      # compile-time int constants (see tt.pxi)
+    QS_WAYS = 3                 # entries a bucket (60 bytes, one cache line)
+    QS_BUCKETS = 1 << 13        # 512 KiB
+    QS_VALID = 1 << 9           # in meta: bits 0-8 key, 15-21 lower, 22-28 upper (as in TTEntry)
 
 ctypedef struct QSEntry:
     uint32_t a0                 # abstract hands of seats 0, 1, 2

@@ -48,16 +48,19 @@ ctypedef struct TTEntry:
     uint32_t h2
     uint32_t meta
 
-DEF TT_WAYS = 4
-DEF META_KEY_MASK = 0x1FF        # leader + context
-DEF BEST_SHIFT = 9
-DEF BEST_VALID = 1 << 14
-DEF LB_SHIFT = 15
-DEF UB_SHIFT = 22
-DEF BOUND_MASK = 0x7F
-DEF GEN_SHIFT = 29
-
-DEF TT_START_BUCKETS = 1 << 14  # 16384 buckets of 64 bytes: 1 MiB
+# Members of an anonymous enum are C compile-time int constants (every value
+# here fits an int), as the DEF constants they replace were (DEF is
+# deprecated in Cython 3); TT_WAYS and QS_WAYS size C arrays.
+cdef enum:
+    TT_WAYS = 4
+    META_KEY_MASK = 0x1FF        # leader + context
+    BEST_SHIFT = 9
+    BEST_VALID = 1 << 14
+    LB_SHIFT = 15
+    UB_SHIFT = 22
+    BOUND_MASK = 0x7F
+    GEN_SHIFT = 29
+    TT_START_BUCKETS = 1 << 14   # 16384 buckets of 64 bytes: 1 MiB
 
 ctypedef struct TTable:
     TTEntry* entries

@@ -21,7 +21,8 @@ cdef enum:
 # emptying 1.5 MiB each time cost 3-4x the search (0.20 vs 0.06 ms a
 # decision).  Thresholds of 0-1,024 entries were alike within the noise
 # at the first lead and at three cards a hand.
-DEF AUTO_CLEAR_STORES = 64
+cdef enum:
+    AUTO_CLEAR_STORES = 64      # a compile-time int constant (see tt.pxi)
 
 
 cdef void card_values_row(Search* s, bint exact, int target, bint declarer_maximises, int offset,
