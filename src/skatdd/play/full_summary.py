@@ -174,14 +174,14 @@ class FullSummary:
         out.append(f"  Seeger-Fabian per game: A {num(data['per_game']['a'])}, B {num(data['per_game']['b'])}")
         out.append(f"  A's edge per deal (Seeger-Fabian), mean and 95% interval: {interval(self.tournament)}")
         out.append(f"  A's edge per deal (list score):                           {interval(self.list_score)}")
-        out += ["", f"{'Profile':<26}{'A':>14}{'B':>14}{'humans':>14}"]
+        out += ["", f"{'Profile':<26}{'A':>17}{'B':>17}{'humans':>17}"]
         a, b = data["profile"]["a"], data["profile"]["b"]
 
         def pct(value: float | None) -> str:
             return "-" if value is None else f"{100 * value:.1f}%"
 
         def row(name: str, left: str, right: str, human: str = "") -> None:
-            out.append(f"  {name:<24}{left:>14}{right:>14}{human:>14}")
+            out.append(f"  {name:<24}{left:>17}{right:>17}{human:>17}")
 
         row("passed in", pct(a["passed"]), pct(b["passed"]), pct(HUMAN["passed"]))
         row("declarer wins", pct(a["declarer_win"]), pct(b["declarer_win"]), pct(HUMAN["declarer_win"]))
