@@ -29,6 +29,8 @@ import click
 from skatdd.core.errors import ResumeError
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import game_lines
+from skatdd.play.full_match import FullConfig, full_file_line, full_match_items
+from skatdd.play.full_summary import FullSummary
 from skatdd.play.match import DEFAULT_TIMEOUT, LABELS, MatchConfig, file_line, match_items
 from skatdd.play.summary import MatchSummary
 from skatdd.runner.game_lines import game_line_id
@@ -73,10 +75,13 @@ def _deal_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str
 @click.option("--timeout", type=FiniteFloat(0, MAX_SECONDS, low_open=True), default=DEFAULT_TIMEOUT, show_default=True,
               help="Seconds a player may take over one card; a player that takes longer fails the deal.")
 @jobs_option("Worker processes, one solver each [default: every core].")
+@click.option("--full", is_flag=True,
+              help="Whole games: each deal (dealt cards only) in the six seatings AAB ABA BAA BBA BAB ABB, with "
+                   "the auction, pick-up, discard and declaration made by the players.")
 @run_options
 @json_option
 @tt_option
-def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
+def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, full: bool, dask: str | None,
             output: str | None, resume: bool, as_json: bool, tt_mb: int) -> None:
     """Play a duplicate match of player A against player B; JSON lines out, one per deal, then the summary.
 
@@ -91,14 +96,22 @@ def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | N
     match measures card play.  A's edge per deal is A's total over both
     games minus B's, in list score and tournament points.
 
+    With --full each deal is dealt cards only, played as a whole game
+    (auction, pick-up, discard, declaration, play) in six seatings, and
+    the summary adds each program's profile beside human play.
+
     \b
     Examples:
       skatdd match heuristic random --deals 200 --jobs 2 -o m.jsonl
       skatdd match pimc:50 heuristic --deals 100 --seed 7 -o m.jsonl --json
       skatdd match mybot:make_player heuristic --deals games.iss -o m.jsonl
+      skatdd match pimc heuristic --full --deals 100 --jobs 2 -o f.jsonl
     """
     if as_json and output is None:
         raise click.UsageError("--json needs -o FILE: the deal lines go to FILE and the summary JSON to stdout")
+    if full:
+        _full(a, b, deals, seed, timeout, jobs, dask, output, resume, as_json, tt_mb)
+        return
     with input_errors():
         config = MatchConfig(a, b, seed, timeout)
         names = config.names()
@@ -148,3 +161,72 @@ def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
         emit_json(summary.to_json())
         return
     click.echo(str(summary), err=not to_stdout)
+
+
+# --------------------------------------------------------------------------- --full
+
+
+def _full_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any]:
+    """``(items, handler, total, line_id)`` for ``--full --deals N|FILE``."""
+    text = deals.strip()
+    if text.isascii() and text.isdigit():
+        if int(text) < 1:
+            raise click.BadParameter(f"{deals!r}: expected a number of deals >= 1 or a FILE of deals", param_hint="--deals")
+        items, handler, total, line_id = full_match_items(int(text), seed)
+        return iter(items), handler, total, line_id
+    if deals == "-":
+        return game_lines(stdin_bytes()), full_file_line, None, game_line_id
+    try:
+        items, handler, total, line_id = full_match_items(deals, seed)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {deals!r}: {exc.strerror or exc} (expected a number of deals or a "
+                                 "FILE of deals)", param_hint="--deals") from None
+    return iter(items), handler, total, line_id
+
+
+def _full(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
+          output: str | None, resume: bool, as_json: bool, tt_mb: int) -> None:
+    """``match --full``: the six seatings of every deal (:mod:`skatdd.play.full_match`), then its summary."""
+    with input_errors():
+        config = FullConfig(a, b, seed, timeout)
+        names = config.names()
+    summary = FullSummary(players=names)
+    items, handler, total, line_id = _full_source(deals, seed)
+
+    def on_prior(record: dict[str, Any]) -> None:
+        if "players" in record and (record.get("players") != names or record.get("seed") != seed
+                                    or ("edge" in record and "totals" not in record)):
+            raise ResumeError(f"{output}: the deals there were played by {record.get('players')} with seed "
+                              f"{record.get('seed')}, not by {names} with seed {seed} in full games: not this "
+                              "match's output")
+        summary.add(record)
+
+    status = 0
+    source = None if deals.isdigit() else deals
+    fingerprint = output_fingerprint(output, source, {"command": "match --full", "A": names["A"], "B": names["B"],
+                                                      "--deals": deals if source is None else None, "--seed": seed,
+                                                      "--timeout": timeout})
+    with input_errors(), results_apart() as results, \
+            ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior, run=fingerprint,
+                       stdout=results) as sink:
+        run = functools.partial(handler, config=config)
+        workers = worker_count(jobs, total)
+        solver = Solver(tt_mb=tt_mb)
+        try:
+            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, solver=solver, emit=emit, dask=dask,
+                                                  total=total), total,
+                           what="deal lines could not be played", sink=sink, on_record=summary.add)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+            if status == 0:
+                raise
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        click.echo("\n".join(summary.lines()), err=output is None)
+    if status:
+        sys.exit(status)
+    if summary.failed:
+        click.echo(f"Error: {summary.failed} of {summary.deals + summary.failed} deals failed (see 'failed' in "
+                   "their lines)", err=True)
+        sys.exit(1)

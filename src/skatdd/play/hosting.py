@@ -13,6 +13,8 @@ timeout for the answer:
 * no answer in time: the host is killed (SIGKILL) and the question fails
   with :class:`HostTimeout`;
 * the host ends (``os._exit``, a crash): :class:`HostDied` with how it ended;
+* a full-game choice (``("choose", seat, method, state)``) the player has
+  no method for: ``("missing", None)``, and the referee makes the default choice;
 * the player raises anything, ``KeyboardInterrupt`` and ``SystemExit``
   included: the answer carries the exception's type and message.
 
@@ -34,7 +36,10 @@ from typing import Any
 
 from skatdd.runner.workers import init_worker
 
+from .full_actions import Declare, Discard, Hold, Pass, PickUp, Play, PlayHand, Say
 from .players import PlayerFactory
+
+ACTIONS = (Say, Hold, Pass, PickUp, PlayHand, Discard, Declare, Play)
 
 __all__ = ["HostDied", "HostTimeout", "PlayerHost"]
 
@@ -51,6 +56,8 @@ def _answer(choice: object) -> tuple[str, Any]:
     """A player's answer as sent back: a card int or code as it is, anything else as its ``repr``."""
     if isinstance(choice, (int, str)) and not isinstance(choice, bool):
         return ("card", int(choice) if isinstance(choice, int) else str(choice))
+    if isinstance(choice, ACTIONS):  # a full game's action goes back as its token
+        return ("card", str(choice))
     return ("junk", repr(choice)[:80])
 
 
@@ -67,6 +74,9 @@ def _serve(conn: Connection, factory: PlayerFactory) -> None:
             if kind == "make":
                 player = players[seat] = factory(seat, request[2])
                 reply: tuple[str, Any] = ("made", bool(getattr(player, "cheats", False)))
+            elif kind == "choose":  # a full game's other choices: ("choose", seat, method name, SeatState)
+                method = getattr(players[seat], request[2], None)
+                reply = ("missing", None) if method is None else _answer(method(request[3]))
             else:
                 state, position = request[2], request[3]
                 player = players[seat]
