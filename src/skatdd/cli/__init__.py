@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from skatdd import __version__
+from skatdd.version import __version__
 from skatdd.core.errors import SkatddError, shorten_quoted
 from skatdd.runner.cluster import ClusterError
 from skatdd.runner.stopping import STOP_SIGNALS, exit_status, stop_message, stop_on_signals

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from skatdd import __version__
+from skatdd.version import __version__
 from skatdd.core.errors import ResumeError, SkatddError, quote
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text

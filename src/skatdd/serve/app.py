@@ -42,7 +42,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from skatdd import __version__
+from skatdd.version import __version__
 from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver, solver_or_default
