@@ -22,10 +22,10 @@ from typing import Any, NoReturn
 
 import click
 
-from skatdd.version import __version__
 from skatdd.core.errors import SkatddError, shorten_quoted
 from skatdd.runner.cluster import ClusterError
 from skatdd.runner.stopping import STOP_SIGNALS, exit_status, stop_message, stop_on_signals
+from skatdd.version import __version__
 
 from .common import BROKEN_PIPE_STATUS, quiet_broken_pipe
 

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from skatdd.version import __version__
 from skatdd.core.errors import ResumeError, SkatddError, quote
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
+from skatdd.version import __version__
 
 from .ordered import Item
 from .outcome import INPUT_ERROR, INTERNAL_ERROR, OK, BatchSummary, record_line

@@ -42,12 +42,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from skatdd.version import __version__
 from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_text import json_text
 from skatdd.present.html.render import card_label
+from skatdd.version import __version__
 
 from .pool import PoolFull, TaskError, TimeLimitExceeded, WorkerFailed, WorkerPool
 from .worker import WorkerSettings
