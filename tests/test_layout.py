@@ -169,6 +169,19 @@ def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None
     assert frozenset({"skatdd.core.cards", "skatdd.core.rules"}) in _cycles()
 
 
+def test_no_layer_imports_the_package_root() -> None:
+    """The package root re-exports the layers' names (and loads some lazily): a layer importing it would run upward."""
+    wrong = []
+    for name in LAYERED:
+        path = MODULES[name]
+        for node in _runtime_imports(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module == "skatdd" and not node.level:
+                wrong.append(name)
+            if isinstance(node, ast.Import) and any(alias.name == "skatdd" for alias in node.names):
+                wrong.append(name)
+    assert wrong == [], "import skatdd.version (which imports nothing) or the layer module instead"
+
+
 #: The families of skatdd.analysis, bottom-up: a family imports only the families before it.
 FAMILIES = ["worlds", "deals", "inference", "honest", "best", "advise", "odds", "bid", "analyse"]
 #: The families a command answers from: their entry points in ``api`` and their results in ``results``.
