@@ -45,6 +45,7 @@ import click
 from skatdd.analysis.advise.api import MAX_INFERENCE_WORLDS, WorldRunner, judge_analysis
 from skatdd.analysis.analyse.api import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from skatdd.analysis.inference.api import input_auction
+from skatdd.analysis.review.api import REVIEW_SEED, REVIEW_SKATS, REVIEW_WORLDS, decide, review_decisions
 from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
 from skatdd.core.cards import CARD_POINTS, Card, card_symbol
 from skatdd.core.errors import SkatddError, plural
@@ -53,6 +54,7 @@ from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import looks_like_path, missing_file, open_games
 from skatdd.present.report import card_list, position_lines
+from skatdd.present.review import decision_lines, summary_lines
 from skatdd.present.table import GameTable, table_format
 from skatdd.runner.lines import LineOutcome, record_line, worker_count
 from skatdd.runner.outputs import PARTIAL, check_not_input, lock_output
@@ -262,6 +264,9 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     player, the decisive card, the ending and claim, and the contract review.
     """
     out = _header(analysis)
+    decisions = None if analysis.decisions is None else analysis.decisions.to_json()
+    if decisions is not None:
+        out += ["", *decision_lines(decisions, analysis.players)]
     out.append("")
     out.extend(_table(analysis))
     out.append("")
@@ -290,10 +295,14 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     if review:
         out.append("")
         out.extend(review)
+    if decisions is not None:
+        out += ["", *summary_lines(decisions, analysis.players)]
     out.append("")
     timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
     if analysis.review is not None:
         timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    if decisions is not None:
+        timing += f"   decisions: time {decisions['seconds']:.2f} s"
     if analysis.single_dummy is not None:
         sd = analysis.single_dummy
         timing += f"   single-dummy: nodes {sd.nodes:,}, time {sd.seconds:.2f} s"
@@ -315,7 +324,7 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
           path: str | None = None, worlds: int | None = None, seed: int = 1, inference: str = "none",
-          honest: int | None = None) -> None:
+          honest: int | None = None, budget: ReviewBudget | None = None) -> None:
     """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
     with ExitStack() as stack:
@@ -328,6 +337,9 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
             options["--inference"] = inference
         if honest is not None:
             options["--honest-tricks"] = honest
+        if review and budget is not None:
+            options.update({"--review-skats": budget.skats, "--review-worlds": budget.worlds,
+                            "--review-seed": budget.seed})
         fingerprint = output_fingerprint(run.output, path, options)
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
                                               on_record=on_record, run=fingerprint))
@@ -341,10 +353,28 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
             pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
+        step = None if not review or budget is None else decide(
+            skats=budget.skats, worlds=budget.worlds, seed=budget.seed, inference=inference)
         stream_results(lambda emit: analyse_lines(todo, jobs=workers, solver=Solver(tt_mb=tt_mb), review=review,
                                                   emit=wrap(emit), worlds=worlds, seed=seed, dask=run.dask,
-                                                  total=total, inference=inference, honest=honest),
+                                                  total=total, inference=inference, honest=honest, decide=step),
                        total, what="games could not be analysed", sink=sink, on_record=on_record)
+
+
+class ReviewBudget(NamedTuple):
+    """The decisions review's budget (``--review-skats``, ``--review-worlds``, ``--review-seed``: bid's options)."""
+
+    skats: int
+    worlds: int
+    seed: int
+
+
+def _decisions(analysis: GameAnalysis, budget: ReviewBudget, inference: str, jobs: int | None,
+               tt_mb: int) -> GameAnalysis:
+    """Add the decisions review to one game's analysis (nothing without an auction), on *jobs* workers."""
+    analysis.decisions = review_decisions(analysis, skats=budget.skats, worlds=budget.worlds, seed=budget.seed,
+                                          inference=inference, jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb))
+    return analysis
 
 
 class RunOptions(NamedTuple):
@@ -376,7 +406,14 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
               help="For a file of games: worker processes, one solver each; for one game with --worlds: "
                    "workers solving its worlds [default: every core].")
 @click.option("--no-review", is_flag=True,
-              help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+              help="Skip the contract review (the best contract with the same twelve cards) and the review of the "
+                   "decisions before the first card; much faster.")
+@click.option("--review-skats", type=click.IntRange(min=1), default=REVIEW_SKATS, show_default=True, metavar="S",
+              help="Decisions review: skats drawn for each seat's bidding table (bid's --skats).")
+@click.option("--review-worlds", type=click.IntRange(min=1), default=REVIEW_WORLDS, show_default=True, metavar="W",
+              help="Decisions review: worlds per skat, and the worlds of the declaration review (bid's --worlds).")
+@click.option("--review-seed", type=int, default=REVIEW_SEED, show_default=True, metavar="N",
+              help="Decisions review: the seed of its draws (bid's and odds' --seed).")
 @worlds_option(None)
 @seed_option
 @inference_option
@@ -387,9 +424,10 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @json_option
 @tt_option
 @html_option(folders=True)
-def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, inference: str, honest: bool,
-            honest_tricks: int, dask: str | None, output: str | None, resume: bool, table: str | None, as_json: bool,
-            tt_mb: int, html: str | None, four_colour: bool) -> None:
+def command(game: str, jobs: int | None, no_review: bool, review_skats: int, review_worlds: int, review_seed: int,
+            worlds: int | None, seed: int, inference: str, honest: bool, honest_tricks: int, dask: str | None,
+            output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
+            four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -400,6 +438,10 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
     grand: the declarer's final card points; null: 1 win, 0 loss), its cost
     to its own side and the best cards.  Then the result, each player's total
     cost, the first decisive card, a claim's verdict and the contract review.
+    For a game with its auction, first the review of the decisions before the
+    first card (each seat's bidding, the hand or pick-up, the game and
+    discard, judged from what each seat could see; --review-*), and last a
+    summary per seat with the verdict (lost in the bidding or in the play).
 
     \b
     With --worlds N every card is also judged single-dummy, from what its
@@ -420,6 +462,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    budget = ReviewBudget(review_skats, review_worlds, review_seed)
     if worlds is None and (inference != "none" or honest):
         # Both judge the cards single-dummy: without --worlds there is nothing for them to change.
         raise click.UsageError(f"{'--inference' if inference != 'none' else '--honest'} needs --worlds N "
@@ -453,10 +496,13 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
                 input_auction(analysis.bids)  # a bad auction is refused before any world is drawn
             print_warnings(analysis.warnings)
             analysis = _judge(analysis, worlds, seed, jobs, tt_mb, inference=inference, honest=honest_k)
+            if review:
+                analysis = _decisions(analysis, budget, inference, jobs, tt_mb)
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
-              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed, inference=inference, honest=honest_k)
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed, inference=inference, honest=honest_k,
+              budget=budget)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,
