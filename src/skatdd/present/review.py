@@ -15,7 +15,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from skatdd.core.cards import card_symbol, parse_card
+from skatdd.core.cards import SUIT_LETTERS, card_symbol, parse_card
 from skatdd.core.rules import SEAT_NAMES
 
 __all__ = ["decision_lines", "decisions_panel", "summary_lines"]
@@ -119,9 +119,18 @@ def _e(x: Any) -> str:
 
 
 def _card_spans(codes: Sequence[str] | None) -> str:
+    """Cards as the page's ``card_row`` macro draws them (suit colour class, a text alternative)."""
     if not codes:
         return "–"
-    return " ".join(f'<span class="card" data-card="{_e(c)}">{_e(card_symbol(parse_card(c)))}</span>' for c in codes)
+    from skatdd.present.html.render import card_label  # here: the text report does not load Jinja2
+
+    spans = []
+    for code in codes:
+        card = parse_card(code)
+        spans.append(f'<span class="card s-{SUIT_LETTERS[card >> 3].lower()}" data-card="{_e(code)}">'
+                     f'<span aria-hidden="true">{_e(card_symbol(card))}</span>'
+                     f'<span class="sr-only">{_e(card_label(card))}</span></span>')
+    return f'<span class="cards-inline">{"".join(spans)}</span>'
 
 
 def decisions_panel(decisions: dict[str, Any], players: Sequence[str]) -> str:
