@@ -131,14 +131,16 @@ def _pickup(report: BidReport, final: int, hand_game: bool) -> PickupReview:
 
 
 def _rank(options: list[Option], chosen: Option) -> list[Option]:
-    """The best :data:`ALTERNATIVES` of *options* (stable, best first), with *chosen* marked or added."""
+    """The best :data:`ALTERNATIVES` of *options* and *chosen* (best first), with *chosen* marked, added when lower."""
+    marked = [Option(o.declaration, o.discard, o.win, o.score, chosen=o.same(chosen.declaration, chosen.discard))
+              for o in options]
+    if not any(o.chosen for o in marked):
+        marked.append(chosen)
     # Best first; among equal scores the choice made first, so that a choice as good as the best shows so.
-    ranked = sorted(options, key=lambda o: (-o.score, not o.same(chosen.declaration, chosen.discard)))[:ALTERNATIVES]
-    out = [Option(o.declaration, o.discard, o.win, o.score, chosen=o.same(chosen.declaration, chosen.discard))
-           for o in ranked]
-    if not any(o.chosen for o in out):
-        out.append(chosen)
-    return out
+    ranked = sorted(marked, key=lambda o: (-o.score, not o.chosen))[:ALTERNATIVES]
+    if not any(o.chosen for o in ranked):
+        ranked.append(next(o for o in marked if o.chosen))
+    return ranked
 
 
 def _hand_declaration(report: BidReport, final: int, declared: Declaration) -> DeclarationReview:
