@@ -166,3 +166,10 @@ def test_the_board_reviews_a_loaded_record(decisions: DecisionReview) -> None:
         board_review(json.dumps({"text": GAME.read_text(), "skats": 0}))
     with pytest.raises(SkatddError, match="limit"):
         board_review(json.dumps({"text": GAME.read_text(), "skats": 100, "worlds": 100}))
+
+
+def test_the_panel_names_cards_as_the_pages_do() -> None:
+    from skatdd.present.html.render import card_label
+    from skatdd.present.review import _label
+
+    assert [_label(c) for c in range(32)] == [card_label(c) for c in range(32)]

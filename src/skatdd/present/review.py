@@ -47,7 +47,8 @@ def _signed(x: float) -> str:
 
 
 def _budget(d: dict[str, Any]) -> str:
-    return f"seed {d['seed']}, {d['skats']} skats x {d['worlds']} worlds (bid's --seed, --skats, --worlds)"
+    """The budget as ``bid``'s options, so that ``bid`` repeats a seat's table."""
+    return f"bid's --skats {d['skats']} --worlds {d['worlds']} --seed {d['seed']}"
 
 
 def _pickup_text(p: dict[str, Any]) -> str:
@@ -73,9 +74,9 @@ def decision_lines(decisions: dict[str, Any], players: Sequence[str]) -> list[st
              str(b["said"]) if b["said"] else "-", "-" if b["refused"] is None else str(b["refused"]), b["text"],
              f"{b['cost']:.1f}") for b in decisions["bidding"]]
     width = max(len(r[0]) for r in rows)
-    out = [f"Decisions before the first card ({_budget(decisions)}; expected list scores):",
+    out = [f"Decisions before the first card, from what each seat could see ({_budget(decisions)}):",
            f"  {'bidding':<{width}}  {'limit list/tournament':>21}  {'said':>4}  {'passed at':>9}  "
-           f"{'verdict':<30} {'cost':>6}"]
+           f"{'verdict':<30} {'cost':>6}  (expected list points)"]
     for who, limit, said, refused, text, cost in rows:
         out.append(f"  {who:<{width}}  {limit:>21}  {said:>4}  {refused:>9}  {text:<30} {cost:>6}")
     if decisions["pickup"] is not None:
@@ -112,6 +113,14 @@ def summary_lines(decisions: dict[str, Any], players: Sequence[str]) -> list[str
 
 
 _BEST = ' class="best-row"'
+_SUITS = ("diamonds", "hearts", "spades", "clubs")
+_RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")
+
+
+def _label(card: int) -> str:
+    """``'10 of hearts'``: the text alternative the pages give a card (as :func:`skatdd.present.html.render.card_label`,
+    which this module cannot import: the page imports this one)."""
+    return f"{_RANKS[card & 7]} of {_SUITS[card >> 3]}"
 
 
 def _e(x: Any) -> str:
@@ -122,14 +131,12 @@ def _card_spans(codes: Sequence[str] | None) -> str:
     """Cards as the page's ``card_row`` macro draws them (suit colour class, a text alternative)."""
     if not codes:
         return "–"
-    from skatdd.present.html.render import card_label  # here: the text report does not load Jinja2
-
     spans = []
     for code in codes:
         card = parse_card(code)
         spans.append(f'<span class="card s-{SUIT_LETTERS[card >> 3].lower()}" data-card="{_e(code)}">'
                      f'<span aria-hidden="true">{_e(card_symbol(card))}</span>'
-                     f'<span class="sr-only">{_e(card_label(card))}</span></span>')
+                     f'<span class="sr-only">{_e(_label(card))}</span></span>')
     return f'<span class="cards-inline">{"".join(spans)}</span>'
 
 
@@ -145,7 +152,7 @@ def decisions_panel(decisions: dict[str, Any], players: Sequence[str]) -> str:
     parts = [
         '<section id="decisions">',
         "<h2>Decisions before the first card</h2>",
-        f'<p class="muted">Judged by what each seat could know: {_e(_budget(decisions))}; '
+        f'<p class="muted">Judged from what each seat could see ({_e(_budget(decisions))}); '
         "costs in expected list points.</p>",
         '<div class="table-wrap"><table id="decisions-bidding"><thead><tr><th>seat</th>'
         '<th class="num">limit (list)</th><th class="num">limit (tournament)</th><th class="num">said</th>'

@@ -735,8 +735,8 @@
     const box = $("review-result"), d = answer.decisions;
     box.textContent = "";
     const pass = (v) => (v === null ? "pass" : String(v));
-    box.appendChild(el("p", "muted", "seed " + d.seed + ", " + d.skats + " skats x " + d.worlds +
-      " worlds (bid's --seed, --skats, --worlds); costs in expected list points"));
+    box.appendChild(el("p", "muted", "bid's --skats " + d.skats + " --worlds " + d.worlds + " --seed " + d.seed +
+      "; costs in expected list points"));
     box.appendChild(table("review-bidding", [{ text: "seat" }, { text: "limit (list)", num: true },
       { text: "limit (tournament)", num: true }, { text: "said", num: true }, { text: "passed at", num: true },
       { text: "verdict" }, { text: "cost", num: true }], d.bidding.map((b) => [seatText(b.seat, d, answer.players),
