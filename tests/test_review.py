@@ -173,3 +173,17 @@ def test_the_panel_names_cards_as_the_pages_do() -> None:
     from skatdd.present.review import _label
 
     assert [_label(c) for c in range(32)] == [card_label(c) for c in range(32)]
+
+
+def test_a_json_deal_with_bids_is_reviewed_with_a_note() -> None:
+    from skatdd.formats.readers import load_deal
+
+    spec = load_deal(GAME.read_text())
+    deal = {**spec.to_json(), "bids": [[1, "18"], [0, "p"], [2, "20"], [1, "y"], [2, "22"], [1, "p"]], "bid": 22}
+    game = analyse(deal, review=False)
+    review = review_decisions(game, skats=1, worlds=2)
+    assert review is not None and [b.said for b in review.bidding] == [0, 20, 22]
+    assert review.notes and "after the discard" in review.notes[0]
+    assert review.declaration is not None and any(o.chosen for o in review.declaration.alternatives)
+    game.bids = ()
+    assert review_decisions(game, skats=1, worlds=2) is None
