@@ -112,11 +112,14 @@ def test_the_alternatives_hold_the_choice_made(analysis: GameAnalysis, decisions
     assert decisions.pickup is not None and decisions.pickup.choice == "pickup"
 
 
-def test_a_choice_evaluated_apart_scores_as_odds_does(analysis: GameAnalysis) -> None:
+@pytest.mark.parametrize("inference", ["none", "bids"])
+def test_a_choice_evaluated_apart_scores_as_odds_does(analysis: GameAnalysis, inference: str) -> None:
     assert analysis.dealt is not None
     hands, skat = analysis.dealt
-    report = odds(hands[2], seat=2, skat=skat, worlds=WORLDS, seed=SEED, bid=36, games=["grand", "null"])
-    worlds = _worlds_of(hands[2], 2, skat, WORLDS, SEED, "none", ())
+    bids = analysis.bids if inference == "bids" else ()
+    report = odds(hands[2], seat=2, skat=skat, worlds=WORLDS, seed=SEED, bid=36, games=["grand", "null"],
+                  inference=inference, bids=bids)
+    worlds = _worlds_of(hands[2], 2, skat, WORLDS, SEED, inference, analysis.bids)
     for option in report.options:
         assert option.discard is not None
         mine = _evaluate(Solver(), 2, hands[2] | skat, option.declaration, mask_of(option.discard), 36, worlds)
