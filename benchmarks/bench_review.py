@@ -3,14 +3,14 @@
 Target (issue #35): the whole analysis of a 30-card record with its auction -- the card-by-card
 analysis, the contract review and the decisions review, the bidding tables of all three seats included --
 in at most 15 s wall at the median of the fixture records, with ``--jobs 2`` at the review's default
-budget (``--review-skats 8 --review-worlds 10``).
+budget (``--bid-skats 8 --bid-worlds 10``).
 
 Each record runs as the command does, in a fresh process (``python -m skatdd analyse RECORD --jobs 2
 --json``): the wall time and the CPU time of the process and its workers (``RUSAGE_CHILDREN``) are
 printed per record, with the medians and the decisions review's own seconds.  Not part of the normal
 test run.  As a script::
 
-    python benchmarks/bench_review.py [--rounds N] [--jobs 2] [--review-skats S --review-worlds W]
+    python benchmarks/bench_review.py [--rounds N] [--jobs 2] [--bid-skats S --bid-worlds W]
 
 or with pytest-benchmark (``-o python_files='bench_*.py' --benchmark-only``).  Set
 ``SKATDD_BENCH_ASSERT=1`` to fail when the median misses the target (off by default: a shared, loaded
@@ -51,7 +51,7 @@ def time_record(text: str, jobs: int, skats: int, worlds: int) -> tuple[float, f
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "skatdd", "analyse", text, "--jobs", str(jobs), "--json",
-                          "--review-skats", str(skats), "--review-worlds", str(worlds)],
+                          "--bid-skats", str(skats), "--bid-worlds", str(worlds)],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     wall = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -74,17 +74,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=1, help="rounds per record (the median is kept)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--review-skats", type=int, default=REVIEW_SKATS)
-    parser.add_argument("--review-worlds", type=int, default=REVIEW_WORLDS)
+    parser.add_argument("--bid-skats", type=int, default=REVIEW_SKATS)
+    parser.add_argument("--bid-worlds", type=int, default=REVIEW_WORLDS)
     args = parser.parse_args()
     games = records()
     print(f"{len(games)} fixture records of 30 cards with an auction, --jobs {args.jobs}, "
-          f"--review-skats {args.review_skats} --review-worlds {args.review_worlds}, {args.rounds} round(s), "
+          f"--bid-skats {args.bid_skats} --bid-worlds {args.bid_worlds}, {args.rounds} round(s), "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     print(f"{'record':>10} {'wall':>8} {'cpu':>8} {'decisions':>10}")
     walls, cpus = [], []
     for ident, text in games:
-        runs = [time_record(text, args.jobs, args.review_skats, args.review_worlds) for _ in range(args.rounds)]
+        runs = [time_record(text, args.jobs, args.bid_skats, args.bid_worlds) for _ in range(args.rounds)]
         w, c, d = (statistics.median(r[i] for r in runs) for i in range(3))
         walls.append(w)
         cpus.append(c)

@@ -57,7 +57,7 @@ README_ODDS_HAND = ("CJ", "HJ", "DJ", "CA", "SA", "HA", "HT", "HQ", "H8", "H7")
 SD = ("--seed", "1", "--jobs", "1")
 #: The decisions review (issue #35) at a budget small enough for a fast test, one process (its default
 #: budget is benchmarks/bench_review.py's); analyse runs it on every record with an auction.
-REVIEW = ("--review-skats", "2", "--review-worlds", "3")
+REVIEW = ("--bid-skats", "2", "--bid-worlds", "3")
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def test_json_table_and_page_carry_the_review(analysis: GameAnalysis) -> None:
 
 
 def test_the_command_prints_the_review_and_its_json() -> None:
-    budget = ("--review-skats", str(SKATS), "--review-worlds", str(WORLDS), "--jobs", "1")
+    budget = ("--bid-skats", str(SKATS), "--bid-worlds", str(WORLDS), "--jobs", "1")
     status, out, err = invoke_main("analyse", str(GAME), *budget)
     assert status == 0, err
     text = out.decode()

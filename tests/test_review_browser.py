@@ -15,7 +15,7 @@ from test_html_browser import SHOTS, driver, open_page, screenshot  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "examples" / "game.iss"
-BUDGET = ("--review-skats", "2", "--review-worlds", "4", "--jobs", "1")
+BUDGET = ("--bid-skats", "2", "--bid-worlds", "4", "--jobs", "1")
 
 
 def test_the_decisions_panel_above_the_trick_viewer(driver: Any, tmp_path: Path) -> None:  # noqa: F811

@@ -338,8 +338,8 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
         if honest is not None:
             options["--honest-tricks"] = honest
         if review and budget is not None:
-            options.update({"--review-skats": budget.skats, "--review-worlds": budget.worlds,
-                            "--review-seed": budget.seed})
+            options.update({"--bid-skats": budget.skats, "--bid-worlds": budget.worlds,
+                            "--bid-seed": budget.seed})
         fingerprint = output_fingerprint(run.output, path, options)
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
                                               on_record=on_record, run=fingerprint))
@@ -362,7 +362,7 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
 
 class ReviewBudget(NamedTuple):
-    """The decisions review's budget (``--review-skats``, ``--review-worlds``, ``--review-seed``: bid's options)."""
+    """The decisions review's budget (``--bid-skats``, ``--bid-worlds``, ``--bid-seed``: bid's options)."""
 
     skats: int
     worlds: int
@@ -408,11 +408,11 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @click.option("--no-review", is_flag=True,
               help="Skip the contract review (the best contract with the same twelve cards) and the review of the "
                    "decisions before the first card; much faster.")
-@click.option("--review-skats", type=click.IntRange(min=1), default=REVIEW_SKATS, show_default=True, metavar="S",
+@click.option("--bid-skats", type=click.IntRange(min=1), default=REVIEW_SKATS, show_default=True, metavar="S",
               help="Decisions review: skats drawn for each seat's bidding table (bid's --skats).")
-@click.option("--review-worlds", type=click.IntRange(min=1), default=REVIEW_WORLDS, show_default=True, metavar="W",
+@click.option("--bid-worlds", type=click.IntRange(min=1), default=REVIEW_WORLDS, show_default=True, metavar="W",
               help="Decisions review: worlds per skat, and the worlds of the declaration review (bid's --worlds).")
-@click.option("--review-seed", type=int, default=REVIEW_SEED, show_default=True, metavar="N",
+@click.option("--bid-seed", type=int, default=REVIEW_SEED, show_default=True, metavar="N",
               help="Decisions review: the seed of its draws (bid's and odds' --seed).")
 @worlds_option(None)
 @seed_option
@@ -424,7 +424,7 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @json_option
 @tt_option
 @html_option(folders=True)
-def command(game: str, jobs: int | None, no_review: bool, review_skats: int, review_worlds: int, review_seed: int,
+def command(game: str, jobs: int | None, no_review: bool, bid_skats: int, bid_worlds: int, bid_seed: int,
             worlds: int | None, seed: int, inference: str, honest: bool, honest_tricks: int, dask: str | None,
             output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
             four_colour: bool) -> None:
@@ -440,7 +440,7 @@ def command(game: str, jobs: int | None, no_review: bool, review_skats: int, rev
     cost, the first decisive card, a claim's verdict and the contract review.
     For a game with its auction, first the review of the decisions before the
     first card (each seat's bidding, the hand or pick-up, the game and
-    discard, judged from what each seat could see; --review-*), and last a
+    discard, judged from what each seat could see; --bid-*), and last a
     summary per seat with the verdict (lost in the bidding or in the play).
 
     \b
@@ -462,7 +462,7 @@ def command(game: str, jobs: int | None, no_review: bool, review_skats: int, rev
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
-    budget = ReviewBudget(review_skats, review_worlds, review_seed)
+    budget = ReviewBudget(bid_skats, bid_worlds, bid_seed)
     if worlds is None and (inference != "none" or honest):
         # Both judge the cards single-dummy: without --worlds there is nothing for them to change.
         raise click.UsageError(f"{'--inference' if inference != 'none' else '--honest'} needs --worlds N "

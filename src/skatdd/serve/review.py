@@ -2,8 +2,8 @@
 
 :func:`board_review` (``POST /api/board/review``) takes ``{"text": ..., "skats"?, "worlds"?, "seed"?}``:
 the text the board loaded (an ISS record, or a JSON deal with ``bids``), read as the board reads it
-(:func:`skatdd.serve.board.read_text`), and the review's budget (``analyse``'s ``--review-skats``,
-``--review-worlds``, ``--review-seed``; the defaults are its).  The answer is ``{"decisions": ...}``,
+(:func:`skatdd.serve.board.read_text`), and the review's budget (``analyse``'s ``--bid-skats``,
+``--bid-worlds``, ``--bid-seed``; the defaults are its).  The answer is ``{"decisions": ...}``,
 ``analyse --json``'s ``decisions`` object (:mod:`skatdd.analysis.review`), with ``text``: its lines as the
 text report prints them; ``decisions`` is ``null`` with a ``reason`` when the input has no auction.
 ``skats`` x ``worlds`` is capped by the server's ``--max-worlds``.
