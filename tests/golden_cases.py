@@ -55,6 +55,9 @@ README_BEST_DEAL = ("DJ CK C9 ST HA HK HQ DK DQ D7 / CJ SJ HJ CQ C8 SA H8 H7 DT 
 README_ODDS_HAND = ("CJ", "HJ", "DJ", "CA", "SA", "HA", "HT", "HQ", "H8", "H7")
 #: Single-dummy options small enough for a fast test, fixed seed, one process.
 SD = ("--seed", "1", "--jobs", "1")
+#: The decisions review (issue #35) at a budget small enough for a fast test, one process (its default
+#: budget is benchmarks/bench_review.py's); analyse runs it on every record with an auction.
+REVIEW = ("--bid-skats", "2", "--bid-worlds", "3")
 
 
 @dataclass(frozen=True)
@@ -184,12 +187,12 @@ def _example_cases() -> list[Case]:
     cases += _both("best-game", "best", GAME)
     cases.append(Case("best-deal-html", ("best", DEAL, "--html", f"{OUT}/best.html")))
     # analyse: with and without the review, single-dummy, a JSON game with played cards.
-    cases += _both("analyse-game", "analyse", GAME)
+    cases += _both("analyse-game", "analyse", GAME, *REVIEW, "--jobs", "1")
     cases += _both("analyse-game-no-review", "analyse", GAME, "--no-review")
-    cases += _both("analyse-game-worlds", "analyse", GAME, "--worlds", "4", *SD)
+    cases += _both("analyse-game-worlds", "analyse", GAME, "--worlds", "4", *SD, *REVIEW)
     cases += _both("analyse-game-worlds-no-review", "analyse", GAME, "--worlds", "6", "--no-review", *SD)
     cases += _both("analyse-position2", "analyse", POSITION_LINES[1])
-    cases.append(Case("analyse-game-html", ("analyse", GAME, "--html", f"{OUT}/game.html")))
+    cases.append(Case("analyse-game-html", ("analyse", GAME, *REVIEW, "--jobs", "1", "--html", f"{OUT}/game.html")))
     cases.append(Case("analyse-game-worlds-html-four-colour", ("analyse", GAME, "--worlds", "4", "--no-review", *SD,
                                                                "--html", f"{OUT}/game.html", "--four-colour")))
     # advise: an ISS record before the first card and mid-game; a JSON position; deal text with --played.
@@ -253,8 +256,8 @@ def _example_cases() -> list[Case]:
 def _record_cases() -> list[Case]:
     """Every command that takes a game, on every fixture record (and the whole file for analyse and best)."""
     cases = [
-        Case("analyse-records-output-table", ("analyse", RECORDS_FILE, "--jobs", "1", "-o", f"{OUT}/analyses.jsonl",
-                                              "--table", f"{OUT}/games.csv")),
+        Case("analyse-records-output-table", ("analyse", RECORDS_FILE, "--jobs", "1", *REVIEW,
+                                              "-o", f"{OUT}/analyses.jsonl", "--table", f"{OUT}/games.csv")),
         Case("analyse-records-no-review", ("analyse", RECORDS_FILE, "--no-review", "--jobs", "1")),
         Case("analyse-records-no-review-html", ("analyse", RECORDS_FILE, "--no-review", "--jobs", "1",
                                                 "--html", f"{OUT}/pages")),
@@ -268,7 +271,7 @@ def _record_cases() -> list[Case]:
             cases.append(Case(f"{name}-solve", ("solve", record), status=2))
             cases.append(Case(f"{name}-advise", ("advise", record, "--after", "0", "--worlds", "8", *SD), status=2))
             continue
-        cases.append(Case(f"{name}-analyse", ("analyse", record)))
+        cases.append(Case(f"{name}-analyse", ("analyse", record, *REVIEW, "--jobs", "1")))
         cases.append(Case(f"{name}-analyse-no-review", ("analyse", record, "--no-review")))
         cases += _both(f"{name}-analyse-worlds-no-review", "analyse", record, "--worlds", "4", "--no-review", *SD)
         cases += _both(f"{name}-solve", "solve", record)

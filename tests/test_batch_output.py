@@ -181,7 +181,8 @@ def analysed_to_parquet(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[
     pytest.importorskip("pyarrow")
     folder = tmp_path_factory.mktemp("table")
     table, out = folder / "games.parquet", folder / "out.jsonl"
-    proc = skatdd("analyse", str(ISS_GAMES), "--jobs", "2", "--tt-mb", "16", "--table", str(table), "-o", str(out))
+    proc = skatdd("analyse", str(ISS_GAMES), "--jobs", "2", "--tt-mb", "16", "--table", str(table), "-o", str(out),
+                  "--bid-skats", "1", "--bid-worlds", "2")  # the decisions review at a small budget
     assert proc.returncode == 0 and proc.stdout == "", proc.stderr
     return records(out.read_text()), table
 

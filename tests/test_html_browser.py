@@ -151,7 +151,7 @@ def expected_tables(start: Position, cards: list[int]) -> list[tuple[list[str], 
 @pytest.fixture(scope="module")
 def example_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     path = tmp_path_factory.mktemp("html") / "game.html"
-    proc = run("analyse", str(EXAMPLE), "--json", "--html", str(path))
+    proc = run("analyse", str(EXAMPLE), "--json", "--html", str(path), "--bid-skats", "2", "--bid-worlds", "3")
     assert proc.returncode == 0, proc.stderr
     return path, json.loads(proc.stdout)
 

@@ -183,7 +183,7 @@ def test_no_layer_imports_the_package_root() -> None:
 
 
 #: The families of skatdd.analysis, bottom-up: a family imports only the families before it.
-FAMILIES = ["worlds", "deals", "inference", "honest", "best", "advise", "odds", "bid", "analyse"]
+FAMILIES = ["worlds", "deals", "inference", "honest", "best", "advise", "odds", "bid", "analyse", "review"]
 #: The families a command answers from: their entry points in ``api`` and their results in ``results``.
 COMMAND_FAMILIES = ["advise", "analyse", "best", "bid", "odds"]
 ANALYSIS = SRC / "skatdd" / "analysis"

@@ -35,8 +35,8 @@ def locked_by_another_run(path: Path) -> int:
 @pytest.mark.parametrize("args", [
     ("batch", POSITIONS, "--jobs", "1"),
     ("batch", POSITIONS, "--jobs", "1", "--resume"),
-    ("analyse", GAME),
-    ("analyse", GAME, "--json"),
+    ("analyse", GAME, "--bid-skats", "1", "--bid-worlds", "2"),  # a small decisions review: the lock matters
+    ("analyse", GAME, "--json", "--bid-skats", "1", "--bid-worlds", "2"),
     ("match", "random", "random", "--deals", "2", "--jobs", "1", *TT),
 ])
 def test_a_second_run_on_a_locked_output_is_refused_at_once(tmp_path: Path, args: tuple[str, ...]) -> None:

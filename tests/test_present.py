@@ -19,6 +19,7 @@ import skatdd
 from cli_runner import ROOT, run_skatdd
 from golden_cases import CASES, DEAL, GAME, README_BEST_DEAL, README_ODDS_HAND, mask_timings
 from skatdd import Game, GameSpec, Solver
+from skatdd.analysis.review.api import review_decisions
 from skatdd.formats.position_input import advice_position, read_position
 from skatdd.play.summary import MatchSummary
 from skatdd.present.best import best_text
@@ -38,7 +39,10 @@ def masked(text: str) -> str:
 
 
 def test_analyse() -> None:
-    analysis = skatdd.analyse((ROOT / GAME).read_text(encoding="utf-8"), solver=Solver(tt_mb=TT))
+    solver = Solver(tt_mb=TT)
+    analysis = skatdd.analyse((ROOT / GAME).read_text(encoding="utf-8"), solver=solver)
+    # The command adds the review of the decisions before the first card (here at the golden case's budget).
+    analysis.decisions = review_decisions(analysis, skats=2, worlds=3, jobs=1, solver=solver)
     assert masked(str(analysis)) == golden("analyse-game")
 
 

@@ -13,7 +13,8 @@ checks the order):
 * :mod:`.advise`: single-dummy advice and the runner of a decision's worlds;
 * :mod:`.odds`: a hand's chances, before or after the pick-up;
 * :mod:`.bid`: how high to bid;
-* :mod:`.analyse`: a played game reviewed card by card.
+* :mod:`.analyse`: a played game reviewed card by card;
+* :mod:`.review`: a played game's decisions before the first card (bidding, pick-up, declaration).
 
 May import :mod:`skatdd.core`, :mod:`skatdd.formats`, :mod:`skatdd.engine` and :mod:`skatdd.runner`
 (many-line jobs).

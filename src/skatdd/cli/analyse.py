@@ -45,6 +45,7 @@ import click
 from skatdd.analysis.advise.api import MAX_INFERENCE_WORLDS, judge_analysis
 from skatdd.analysis.analyse.api import GameAnalysis, analyse_lines, analyse_text, game_line_id
 from skatdd.analysis.inference.api import input_auction
+from skatdd.analysis.review.api import REVIEW_SEED, REVIEW_SKATS, REVIEW_WORLDS, decide, review_decisions
 from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
 from skatdd.core.errors import SkatddError
 from skatdd.core.seeds import DEFAULT_SEED
@@ -89,7 +90,7 @@ def _single(text: str, *, tt_mb: int, review: bool, where: str | None) -> GameAn
 def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | None, tt_mb: int,
           review: bool, run: RunOptions, html: str | None = None, four_colour: bool = False,
           path: str | None = None, worlds: int | None = None, seed: int = DEFAULT_SEED, inference: str = "none",
-          honest: int | None = None) -> None:
+          honest: int | None = None, budget: ReviewBudget | None = None) -> None:
     """Analyse the game lines of the file *path* (``None``: stdin) and stream their records (see :func:`command`)."""
     workers = worker_count(jobs, total)
     with ExitStack() as stack:
@@ -102,6 +103,9 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
             options["--inference"] = inference
         if honest is not None:
             options["--honest-tricks"] = honest
+        if review and budget is not None:
+            options.update({"--bid-skats": budget.skats, "--bid-worlds": budget.worlds,
+                            "--bid-seed": budget.seed})
         fingerprint = output_fingerprint(run.output, path, options)
         sink = stack.enter_context(ResultSink(run.output, lines, resume=run.resume, line_id=game_line_id,
                                               on_record=on_record, run=fingerprint))
@@ -115,10 +119,28 @@ def _many(lines: Iterator[tuple[int, bytes]], total: int | None, *, jobs: int | 
 
             pages = stack.enter_context(ArchivePages(html, source=path or "stdin", four_colour=four_colour))  # index even on Ctrl-C
             todo, wrap = pages.lines(lines), pages.emitter
+        step = None if not review or budget is None else decide(
+            skats=budget.skats, worlds=budget.worlds, seed=budget.seed, inference=inference)
         stream_results(lambda emit: analyse_lines(todo, jobs=workers, solver=Solver(tt_mb=tt_mb), review=review,
                                                   emit=wrap(emit), worlds=worlds, seed=seed, dask=run.dask,
-                                                  total=total, inference=inference, honest=honest),
+                                                  total=total, inference=inference, honest=honest, decide=step),
                        total, what="games could not be analysed", sink=sink, on_record=on_record)
+
+
+class ReviewBudget(NamedTuple):
+    """The decisions review's budget (``--bid-skats``, ``--bid-worlds``, ``--bid-seed``: bid's options)."""
+
+    skats: int
+    worlds: int
+    seed: int
+
+
+def _decisions(analysis: GameAnalysis, budget: ReviewBudget, inference: str, jobs: int | None,
+               tt_mb: int) -> GameAnalysis:
+    """Add the decisions review to one game's analysis (nothing without an auction), on *jobs* workers."""
+    analysis.decisions = review_decisions(analysis, skats=budget.skats, worlds=budget.worlds, seed=budget.seed,
+                                          inference=inference, jobs=worker_count(jobs), solver=Solver(tt_mb=tt_mb))
+    return analysis
 
 
 class RunOptions(NamedTuple):
@@ -149,7 +171,14 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @jobs_option("For a file of games: worker processes, one solver each; for one game with --worlds: "
              "workers solving its worlds [default: every core].")
 @click.option("--no-review", is_flag=True,
-              help="Skip the contract review (the best contract with the same twelve cards); much faster.")
+              help="Skip the contract review (the best contract with the same twelve cards) and the review of the "
+                   "decisions before the first card; much faster.")
+@click.option("--bid-skats", type=click.IntRange(min=1), default=REVIEW_SKATS, show_default=True, metavar="S",
+              help="Decisions review: skats drawn for each seat's bidding table (bid's --skats).")
+@click.option("--bid-worlds", type=click.IntRange(min=1), default=REVIEW_WORLDS, show_default=True, metavar="W",
+              help="Decisions review: worlds per skat, and the worlds of the declaration review (bid's --worlds).")
+@click.option("--bid-seed", type=int, default=REVIEW_SEED, show_default=True, metavar="N",
+              help="Decisions review: the seed of its draws (bid's and odds' --seed).")
 @worlds_option(None)
 @seed_option()
 @inference_option
@@ -160,9 +189,10 @@ def _judge(analysis: GameAnalysis, worlds: int | None, seed: int, jobs: int | No
 @json_option
 @tt_option
 @html_option(folders=True)
-def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, seed: int, inference: str, honest: bool,
-            honest_tricks: int, dask: str | None, output: str | None, resume: bool, table: str | None, as_json: bool,
-            tt_mb: int, html: str | None, four_colour: bool) -> None:
+def command(game: str, jobs: int | None, no_review: bool, bid_skats: int, bid_worlds: int, bid_seed: int,
+            worlds: int | None, seed: int, inference: str, honest: bool, honest_tricks: int, dask: str | None,
+            output: str | None, resume: bool, table: str | None, as_json: bool, tt_mb: int, html: str | None,
+            four_colour: bool) -> None:
     """Analyse a played game card by card: the double-dummy cost of every card.
 
     GAME is an ISS game record or a JSON deal with "played" (text or a file),
@@ -173,6 +203,10 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
     grand: the declarer's final card points; null: 1 win, 0 loss), its cost
     to its own side and the best cards.  Then the result, each player's total
     cost, the first decisive card, a claim's verdict and the contract review.
+    For a game with its auction, first the review of the decisions before the
+    first card (each seat's bidding, the hand or pick-up, the game and
+    discard, judged from what each seat could see; --bid-*), and last a
+    summary per seat with the verdict (lost in the bidding or in the play).
 
     \b
     With --worlds N every card is also judged single-dummy, from what its
@@ -193,6 +227,7 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
       skatdd analyse archive.iss --html reports/ > analyses.jsonl
     """
     review = not no_review
+    budget = ReviewBudget(bid_skats, bid_worlds, bid_seed)
     check_honest_tricks(honest)
     if worlds is None and (inference != "none" or honest):
         # Both judge the cards single-dummy: without --worlds there is nothing for them to change.
@@ -227,10 +262,13 @@ def command(game: str, jobs: int | None, no_review: bool, worlds: int | None, se
                 input_auction(analysis.bids)  # a bad auction is refused before any world is drawn
             print_warnings(analysis.warnings)
             analysis = _judge(analysis, worlds, seed, jobs, tt_mb, inference=inference, honest=honest_k)
+            if review:
+                analysis = _decisions(analysis, budget, inference, jobs, tt_mb)
             _print(analysis, as_json, run, html, four_colour)
             return
         _many(games.lines, games.total, jobs=jobs, tt_mb=tt_mb, review=review, run=run, html=html,
-              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed, inference=inference, honest=honest_k)
+              four_colour=four_colour, path=games.path, worlds=worlds, seed=seed, inference=inference, honest=honest_k,
+              budget=budget)
 
 
 def _print(analysis: GameAnalysis, as_json: bool, run: RunOptions, html: str | None = None,

@@ -15,6 +15,7 @@ from skatdd.core.rules import SCHNEIDER_POINTS, SEAT_NAMES, WIN_POINTS
 
 from .advise import sd_cells, sd_header, sd_summary_lines
 from .report import card_list, position_lines
+from .review import decision_lines, summary_lines
 
 __all__ = ["analysis_lines", "analysis_text"]
 
@@ -207,6 +208,9 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     player, the decisive card, the ending and claim, and the contract review.
     """
     out = _header(analysis)
+    decisions = None if analysis.decisions is None else analysis.decisions.to_json()
+    if decisions is not None:
+        out += ["", *decision_lines(decisions, analysis.players)]
     out.append("")
     out.extend(_table(analysis))
     out.append("")
@@ -235,10 +239,14 @@ def analysis_lines(analysis: GameAnalysis) -> list[str]:
     if review:
         out.append("")
         out.extend(review)
+    if decisions is not None:
+        out += ["", *summary_lines(decisions, analysis.players)]
     out.append("")
     timing = f"Nodes: {analysis.nodes:,}   time: {analysis.seconds:.2f} s"
     if analysis.review is not None:
         timing += f" (contract review {analysis.review.report.seconds:.2f} s)"
+    if decisions is not None:
+        timing += f"   decisions: time {decisions['seconds']:.2f} s"
     if analysis.single_dummy is not None:
         sd = analysis.single_dummy
         timing += f"   single-dummy: nodes {sd.nodes:,}, time {sd.seconds:.2f} s"

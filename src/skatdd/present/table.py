@@ -25,6 +25,10 @@ with ``error`` or ``skipped``) get no row.  Columns (:data:`COLUMNS`):
 ``best_contract``,          the contract review's best option (e.g. ``grand
 ``best_discard``,           hand``; its discard as ``"CJ SJ"``, null for a hand
 ``best_score``              game) and its score; null without a review
+``bidding_cost_forehand``   the decisions review (``decisions``): each seat's
+...                         bidding cost, the declarer's hand/pick-up and
+``declaration_cost``,       declaration cost (expected list points) and the
+``verdict``                 verdict; null without it (no auction, ``--no-review``)
 ==========================  ======================================================
 
 Parquet needs pyarrow (``pip install 'skatdd[dask]'``); the file loads with
@@ -48,7 +52,7 @@ from skatdd.runner.outputs import PARTIAL
 
 __all__ = ["COLUMNS", "GameTable", "table_format", "table_row"]
 
-#: Column name and type (``str``, ``int``, ``bool`` or ``timestamp``), in table order.
+#: Column name and type (``str``, ``int``, ``float``, ``bool`` or ``timestamp``), in table order.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("id", "str"), ("date", "timestamp"),
     *((name, "str") for name in SEAT_NAMES),
@@ -57,6 +61,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     *((f"cost_{name}", "int") for name in SEAT_NAMES),
     ("first_decisive", "int"), ("first_decisive_card", "str"), ("first_decisive_seat", "int"),
     ("best_contract", "str"), ("best_discard", "str"), ("best_score", "int"),
+    *((f"bidding_cost_{name}", "float") for name in SEAT_NAMES), ("declaration_cost", "float"), ("verdict", "str"),
 )
 
 #: Rows buffered before a Parquet row group is written.
@@ -91,6 +96,15 @@ def _best(review: dict[str, Any] | None) -> tuple[str | None, str | None, int | 
     return label, discard, review.get("score")
 
 
+def _decision_costs(decisions: dict[str, Any] | None) -> dict[str, Any]:
+    """The decisions review's columns (all null without one)."""
+    seats = decisions["summary"]["seats"] if decisions else [{"bidding": None}] * 3
+    declarer = decisions["declarer"] if decisions else None
+    return {**{f"bidding_cost_{name}": s["bidding"] for name, s in zip(SEAT_NAMES, seats, strict=True)},
+            "declaration_cost": seats[declarer]["declaration"] if declarer is not None else None,
+            "verdict": decisions["summary"]["verdict"] if decisions else None}
+
+
 def table_row(record: dict[str, Any]) -> dict[str, Any] | None:
     """The table row (column -> value) of one ``analyse`` JSON record; ``None`` for an error or a skipped game."""
     if "error" in record or "skipped" in record:
@@ -110,6 +124,7 @@ def table_row(record: dict[str, Any]) -> dict[str, Any] | None:
         "first_decisive": decisive,
         "first_decisive_card": play["card"] if play else None, "first_decisive_seat": play["seat"] if play else None,
         "best_contract": best_contract, "best_discard": best_discard, "best_score": best_score,
+        **_decision_costs(record.get("decisions")),
     }
     return row
 
@@ -167,7 +182,8 @@ class GameTable:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_(), "timestamp": pa.timestamp("s", tz="UTC")}
+        types = {"str": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(),
+                 "timestamp": pa.timestamp("s", tz="UTC")}
         self._schema = pa.schema([(name, types[kind]) for name, kind in COLUMNS])
         self._parquet = pq.ParquetWriter(self._partial, self._schema)
 

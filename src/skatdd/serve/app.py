@@ -8,7 +8,8 @@ Routes (docs/serve.md is the contract):
   body (:mod:`skatdd.serve.api`); ``POST /api/advise/stream`` the same
   advice as lines of JSON, progress first (the board's progress bar);
 * ``POST /api/board/load``, ``POST /api/board/line``: the board's own
-  questions (:mod:`skatdd.serve.board`);
+  questions (:mod:`skatdd.serve.board`); ``POST /api/board/review`` the review of
+  a loaded record's decisions (:mod:`skatdd.serve.review`);
 * ``GET /api/status``: the pool's state and the server's limits.
 
 Every answer of the API is JSON; an error is ``{"error": "<one line>"}``:
@@ -42,6 +43,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from skatdd.analysis.review.api import REVIEW_SEED, REVIEW_SKATS, REVIEW_WORLDS
 from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.engine.solve import Solver, solver_or_default
@@ -202,7 +204,8 @@ def _page() -> str:
                              undefined=jinja2.StrictUndefined)
     data = json_text({"cards": _card_faces(), "seatNames": list(SEAT_NAMES), "version": __version__})
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return env.get_template("board.html.j2").render(page_data=data, version=__version__)
+    review = {"skats": REVIEW_SKATS, "worlds": REVIEW_WORLDS, "seed": REVIEW_SEED}
+    return env.get_template("board.html.j2").render(page_data=data, version=__version__, review=review)
 
 
 def _asset(package: str, path: str) -> str:
@@ -356,6 +359,7 @@ def create_app(config: ServeConfig | None = None, *, on_ready: Callable[[], None
         Route("/api/advise/stream", advise_stream, methods=["POST"]),
         Route("/api/board/load", endpoint("board-load"), methods=["POST"]),
         Route("/api/board/line", endpoint("board-line"), methods=["POST"]),
+        Route("/api/board/review", endpoint("board-review"), methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})

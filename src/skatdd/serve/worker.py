@@ -25,6 +25,7 @@ from skatdd.engine.solve import Solver
 
 from .api import advise_request, one_line, solve_request
 from .board import board_line, board_load
+from .review import board_review
 
 __all__ = ["TASKS", "Job", "WorkerSettings", "worker_main"]
 
@@ -57,6 +58,7 @@ TASKS: dict[str, Callable[[Job, str], Any]] = {
                                                max_worlds=job.settings.max_worlds),
     "board-load": lambda job, body: board_load(body),
     "board-line": lambda job, body: board_line(body, solver=job.solver),
+    "board-review": lambda job, body: board_review(body, solver=job.solver, max_worlds=job.settings.max_worlds),
 }
 
 

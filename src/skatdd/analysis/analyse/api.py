@@ -177,11 +177,11 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, review: 
         ending = (record.ending[0], record.ending[1], played.awarded)
     claim = _claim(record, start, line, solver, played.complete)
     contract_review = None
+    if record.hidden_cards == 0:
+        hands, skat = [mask_of(h) for h in record.hands], mask_of(record.skat)
+    else:
+        hands, skat = record.start_hands(), record.skat_for_declarer()
     if review:
-        if record.hidden_cards == 0:
-            hands, skat = [mask_of(h) for h in record.hands], mask_of(record.skat)
-        else:
-            hands, skat = record.start_hands(), record.skat_for_declarer()
         contract_review = _review(hands, skat, declarer, record.bid, solver, declaration, record.discard,
                                   result.score)
     return GameAnalysis(
@@ -191,6 +191,7 @@ def analyse_iss(record: IssGame | str, *, solver: Solver | None = None, review: 
         discard=list(record.discard) if record.discard is not None else None, source="iss", date=record.date,
         nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
         warnings=replay_warnings(record, played), bids=tuple(record.bids),
+        dealt=((hands[0], hands[1], hands[2]), skat),
     )
 
 
@@ -262,6 +263,8 @@ def analyse_spec(spec: GameSpec, *, solver: Solver | None = None, review: bool =
         claim=None, ending=None, review=contract_review,
         discard=None if declaration.hand or not spec.skat else display_sorted(cards_of(spec.skat)),
         source="json", nodes=solver.nodes - nodes0, seconds=time.perf_counter() - started,
+        # As the contract review: the declarer's ten cards taken as dealt, ``skat`` as the skat found.
+        dealt=(tuple(start.hands), spec.skat) if spec.skat.bit_count() == 2 else None,  # type: ignore[arg-type]
     )
 
 
@@ -360,15 +363,22 @@ def _analyse_file(path: str, *, solver: Solver | None, review: bool) -> GameAnal
 # --------------------------------------------------------------------------- many games
 
 
+#: A step run on each game of a file after its analysis (the decisions review, a family above this one).
+Decide = Callable[[GameAnalysis, Solver], None]
+
+
 def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = True, worlds: int | None = None,
-                 seed: int = DEFAULT_SEED, inference: str = "none", honest: int | None = None) -> LineOutcome:
+                 seed: int = DEFAULT_SEED, inference: str = "none", honest: int | None = None,
+                 decide: Decide | None = None) -> LineOutcome:
     """Analyse one line of a file of games and return its record; never raises for bad input.
 
     With *worlds*, every card is also judged single-dummy
     (:func:`skatdd.analysis.advise.api.judge_analysis`, with the same *solver*; each
     game's worlds come from its own ``generator(seed)`` (:mod:`skatdd.core.seeds`), so a game gets
     the same numbers alone or in a file, whatever the number of workers;
-    *inference* and *honest* as there).
+    *inference* and *honest* as there).  *decide* (a picklable function) then adds to the analysis
+    what a family above this one computes: ``analyse`` passes the decisions review
+    (:func:`skatdd.analysis.review.api.add_decisions`).
     The record is :meth:`GameAnalysis.to_json` for an analysed game, and
     otherwise as :func:`skatdd.runner.game_lines.handle_line` describes.
     """
@@ -382,6 +392,8 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
             if inference in ("bids", "all"):
                 input_auction(analysis.bids)  # a bad auction fails the line before any world is drawn
             judge_analysis(analysis, worlds=worlds, seed=seed, solver=solver, inference=inference, honest=honest)
+        if decide is not None:
+            decide(analysis, solver)
         return analysis.to_json()
 
     return handle_line(line, raw, analyse)
@@ -390,11 +402,11 @@ def analyse_line(solver: Solver, line: int, raw: bytes | str, review: bool = Tru
 def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, solver: Solver | None = None,
                   review: bool = True, emit: Callable[[LineOutcome], None], worlds: int | None = None, seed: int = DEFAULT_SEED,
                   dask: str | None = None, total: int | None = None, inference: str = "none",
-                  honest: int | None = None) -> BatchSummary:
+                  honest: int | None = None, decide: Decide | None = None) -> BatchSummary:
     """Analyse every ``(line_number, raw_line)`` of *items*, calling *emit* once per line in input order.
 
     Each line is an ISS record or a JSON deal object (:func:`analyse_line`,
-    single-dummy too with *worlds*, *seed*, *inference* and *honest*).
+    single-dummy too with *worlds*, *seed*, *inference* and *honest*; *decide* as there).
     *jobs* ``1`` works in this process with one Solver; more uses that many
     worker processes, each with its own copy of *solver* (a Solver of the same
     table size; ``None``: the default).  *emit* gets each
@@ -405,5 +417,5 @@ def analyse_lines(items: Iterable[tuple[int, bytes | str]], *, jobs: int = 1, so
     :class:`KeyboardInterrupt` after stopping the workers.
     """
     handler = functools.partial(analyse_line, review=review, worlds=worlds, seed=seed, inference=inference,
-                                honest=honest)
+                                honest=honest, decide=decide)
     return run_lines(items, handler=handler, jobs=jobs, solver=solver, emit=emit, dask=dask, total=total)

@@ -10,7 +10,7 @@ builds them and its docstring says what each number means.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from skatdd.analysis.best.results import SeatReport
 from skatdd.core.cards import Card, card_name
@@ -21,6 +21,12 @@ from skatdd.core.scoring import Declaration
 
 if TYPE_CHECKING:
     from skatdd.analysis.advise.results import SingleDummyGame
+
+
+class DecisionsPart(Protocol):
+    """The decisions review a :class:`GameAnalysis` may carry (:mod:`skatdd.analysis.review`, a family above)."""
+
+    def to_json(self) -> dict[str, Any]: ...
 
 __all__ = ["CardAnalysis", "Claim", "ContractReview", "GameAnalysis", "GameResult", "PlayLine", "Stake"]
 
@@ -212,6 +218,10 @@ class GameAnalysis(Printable):
         warnings: what is wrong with the record but did not stop the
             analysis (:func:`skatdd.formats.iss.replay_warnings`: a ``v:`` or ``p:``
             its moves do not give), one line each; in JSON only when there are any.
+        dealt: the ten-card hands as dealt and the skat found (``None`` when unknown), for the decisions
+            review; not in JSON.
+        decisions: the review of the decisions before the first card (:mod:`skatdd.analysis.review`), or
+            ``None``; when set, :meth:`to_json` adds ``decisions``.
     """
 
     id: Any
@@ -237,6 +247,8 @@ class GameAnalysis(Printable):
     single_dummy: SingleDummyGame | None = None
     warnings: list[str] = field(default_factory=list)
     bids: tuple[tuple[int, str], ...] = ()  # the input's auction (DealInput.bids), for the inference; not in JSON
+    dealt: tuple[tuple[int, int, int], int] | None = None
+    decisions: DecisionsPart | None = None
 
     @property
     def game(self) -> Game:
@@ -288,4 +300,6 @@ class GameAnalysis(Printable):
             out["warnings"] = list(self.warnings)
         if self.single_dummy is not None:
             self.single_dummy.add_to(out)
+        if self.decisions is not None:
+            out["decisions"] = self.decisions.to_json()
         return out

@@ -98,7 +98,7 @@ from .tasks import BidJob, draw_skats, handle, skat_seeds, skat_worlds
 
 __all__ = [
     "DEFAULT_SKATS", "DEFAULT_WORLDS", "PICK_UP", "SCORINGS", "SKAT_PAIRS", "BidReport", "GameOption", "Level", "Pick",
-    "bid", "bid_ladder", "check_counts", "draw_skats",
+    "bid", "bid_ladder", "check_counts", "declarations_at", "draw_skats",
 ]
 
 #: Skats drawn when the caller does not say (of 231).
@@ -339,3 +339,25 @@ def bid(
         picked_up=not hand_only, levels=table.levels(scorings), options=table.options(scorings[0]),
         stegen=stegen_count(hand), nodes=summary.nodes, seconds=time.perf_counter() - start,
     )
+
+
+def declarations_at(report: BidReport, bid: int, tournament: bool = False,
+                    include: Sequence[Declaration] = ()) -> list[Pick]:
+    """Every declaration open at *bid* over *report*'s worlds: the pick-up first (when computed), then the hand ones.
+
+    The same figures :attr:`BidReport.levels` shows for the best of them, at any bid (above the table's top
+    too, where every declaration loses everywhere); the best is the first with the highest mean in the
+    scoring (list, or *tournament*), as ``bid`` chooses.  *include*: hand declarations to list even where
+    the table leaves them out (an announcement met in no world).  For the decisions review
+    (:mod:`skatdd.analysis.review`).
+    """
+    table = _Table(report.skats, report.worlds, report.picked_up)
+    out = []
+    if report.picked_up:
+        chosen = [s.picked_up(bid, tournament) for s in report.skats]
+        out.append(pick(PICK_UP, None, [c[1:] for c in chosen], report.worlds, [c[0] for c in chosen]))
+    extra = [d for d in include if d.hand and d not in table.hand_decls]
+    for decl in [*table.hand_decls, *extra]:
+        if null_allowed(decl, bid):
+            out.append(pick(str(decl), decl, table.hand_totals(decl, bid), report.worlds))
+    return out

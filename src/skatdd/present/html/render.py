@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from skatdd.analysis.analyse.api import GameAnalysis
 from skatdd.analysis.best.api import SeatReport, option_position
@@ -54,6 +55,7 @@ from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import position_from_json
 
 from ..report import completed_tricks
+from ..review import decisions_panel
 
 __all__ = [
     "GameFacts", "Series", "best_page", "biggest_mistake", "card_label", "chart", "game_page", "index_page",
@@ -348,7 +350,14 @@ def game_page(analysis: dict[str, Any], facts: GameFacts, *, four_colour: bool =
         review_played=_contract_label(analysis["contract_review"]["played"]) if analysis["contract_review"] else None,
         review_best=_contract_label(analysis["contract_review"]) if analysis["contract_review"] else None,
         page={"viewers": [viewer], "analysis": analysis},
+        decisions_html=_decisions_html(analysis, facts),
     )
+
+
+def _decisions_html(analysis: dict[str, Any], facts: GameFacts) -> Markup:
+    """The decisions panel (:func:`skatdd.present.review.decisions_panel`, escaped there), or nothing."""
+    decisions = analysis.get("decisions")
+    return Markup(decisions_panel(decisions, facts.players)) if decisions else Markup("")
 
 
 def _game_title(facts: GameFacts) -> str:

@@ -163,6 +163,8 @@
     setStatus("Loading…");
     try {
       const game = await api("/api/board/load", request);
+      state.request = request;  // the decisions review reads the same text again
+      clearDecisions();
       setStatus("");
       $("load-panel").open = false;  // the board takes the screen; the panel opens again with a click
       startGame(game);
@@ -697,7 +699,101 @@
     document.querySelectorAll("input[name=view]").forEach((r) => { r.checked = r.value === view; });
   }
 
+  /* ------------------------------------------------------------------ the decisions review */
+
+  function clearDecisions() {
+    $("review-result").textContent = "";
+    $("review-status").textContent = "";
+  }
+
+  function table(id, head, rows) {
+    const t = el("table"), thead = el("thead"), tr = el("tr"), tbody = el("tbody");
+    t.id = id;
+    head.forEach((h) => tr.appendChild(el("th", h.num ? "num" : null, h.text)));
+    thead.appendChild(tr);
+    rows.forEach((cells) => {
+      const row = el("tr");
+      cells.forEach((c, i) => {
+        const td = el("td", head[i].num ? "num" : null);
+        if (typeof c === "string") td.textContent = c; else td.appendChild(c);  // (Node is the tree's class here)
+        row.appendChild(td);
+      });
+      tbody.appendChild(row);
+    });
+    t.appendChild(thead);
+    t.appendChild(tbody);
+    return t;
+  }
+
+  function seatText(seat, d, players) {
+    const p = (players || [])[seat];
+    return SEATS[seat] + (seat === d.declarer ? "*" : "") + (p ? " (" + p + ")" : "");
+  }
+
+  /* The review as tables: every text set as text (a record's names never become markup). */
+  function renderDecisions(answer) {
+    const box = $("review-result"), d = answer.decisions;
+    box.textContent = "";
+    const pass = (v) => (v === null ? "pass" : String(v));
+    box.appendChild(el("p", "muted", "bid's --skats " + d.skats + " --worlds " + d.worlds + " --seed " + d.seed +
+      "; costs in expected list points"));
+    box.appendChild(table("review-bidding", [{ text: "seat" }, { text: "limit (list)", num: true },
+      { text: "limit (tournament)", num: true }, { text: "said", num: true }, { text: "passed at", num: true },
+      { text: "verdict" }, { text: "cost", num: true }], d.bidding.map((b) => [seatText(b.seat, d, answer.players),
+      pass(b.limit.list), pass(b.limit.tournament), b.said ? String(b.said) : "–",
+      b.refused === null ? "–" : String(b.refused), b.text, b.cost.toFixed(1)])));
+    if (d.pickup) {
+      box.appendChild(el("h4", null, "Hand or pick-up at bid " + d.pickup.bid + " (he chose: " +
+        (d.pickup.choice === "pickup" ? "pick up" : "hand") + ", cost " + d.pickup.cost.toFixed(1) + ")"));
+      box.appendChild(table("review-pickup", [{ text: "option" }, { text: "win", num: true }, { text: "score", num: true }],
+        d.pickup.alternatives.map((a) => [a.choice === "pickup" ? "pick up" : "hand: " + a.best,
+          (100 * a.win).toFixed(1) + "%", a.score.toFixed(1)])));
+    }
+    if (d.declaration) {
+      const dc = d.declaration;
+      box.appendChild(el("h4", null, "Declaration at bid " + dc.bid + " (cost " + dc.cost.toFixed(1) + "; " +
+        (dc.over === "skat" ? "the skat seen, " + dc.evaluated + " worlds" : "hand game, " + dc.evaluated + " worlds") +
+        (dc.inference === "bids" ? ", weighed by the auction)" : ")")));
+      box.appendChild(table("review-declaration", [{ text: "" }, { text: "contract" }, { text: "discard" },
+        { text: "win", num: true }, { text: "score", num: true }], dc.alternatives.map((a) => [a.chosen ? "played" : "",
+        [a.game].concat(a.hand ? ["hand"] : [], a.announce).join(" "), a.discard ? cardRow(a.discard) : "–",
+        (100 * a.win).toFixed(1) + "%", a.score.toFixed(1)])));
+    }
+    box.appendChild(table("review-summary", [{ text: "seat" }, { text: "bidding", num: true },
+      { text: "declaration", num: true }, { text: "play (card points)", num: true }],
+      d.summary.seats.map((s) => [seatText(s.seat, d, answer.players), s.bidding.toFixed(1),
+        s.declaration === null ? "–" : s.declaration.toFixed(1), String(s.play_card_points)])));
+    const verdict = el("p", "verdict");
+    verdict.id = "review-verdict";
+    verdict.appendChild(el("strong", null, d.summary.verdict.charAt(0).toUpperCase() + d.summary.verdict.slice(1)));
+    box.appendChild(verdict);
+  }
+
+  async function reviewDecisions() {
+    clearDecisions();
+    const status = $("review-status");
+    if (!state.request || typeof state.request.text !== "string") {
+      status.textContent = "A dealt game has no auction: load an ISS record or a JSON deal with bids.";
+      return;
+    }
+    const number = (id, fallback) => { const v = parseInt($(id).value, 10); return Number.isFinite(v) ? v : fallback; };
+    status.textContent = "Reviewing the bidding of every seat and the declaration…";
+    const generation = state.generation;
+    try {
+      const answer = await api("/api/board/review", { text: state.request.text, skats: number("review-skats", 8),
+        worlds: number("review-worlds", 10), seed: number("review-seed", 0) });
+      if (generation !== state.generation) return;
+      if (!answer.decisions) { status.textContent = answer.reason; return; }
+      status.textContent = "";
+      renderDecisions(answer);
+    } catch (e) {
+      if (generation === state.generation) status.textContent = e.message;
+    }
+  }
+
   /* ------------------------------------------------------------------ wiring */
+
+  $("review-form").addEventListener("submit", (e) => { e.preventDefault(); reviewDecisions(); });
 
   $("load-form").addEventListener("submit", (e) => {
     e.preventDefault();
