@@ -47,12 +47,11 @@ from .deals import derive_seed, generated_id
 from .full_actions import Action, Phase, Play, parse_action
 from .full_game import FullGame
 from .full_heuristic import HeuristicChoices, heuristic_choice
-from .full_players import CHOICES, full_player
+from .full_players import METHODS, card_state, load_full_player
 from .full_summary import FullSummary
 from .hosting import HostDied, HostTimeout, PlayerHost
 from .players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
 from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
-from .state import state_for
 
 __all__ = ["SEATINGS", "FullConfig", "FullDeal", "full_generated_deal", "full_match", "full_match_items",
            "play_full_deal", "read_full_deal"]
@@ -71,8 +70,8 @@ class FullConfig:
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
-        """The two players, loaded (:func:`~skatdd.play.full_players.full_player`)."""
-        return full_player(self.a), full_player(self.b)
+        """The two players, loaded (:func:`~skatdd.play.full_players.load_full_player`)."""
+        return load_full_player(self.a), load_full_player(self.b)
 
     def names(self) -> dict[str, str]:
         """``{"A": name, "B": name}``."""
@@ -158,7 +157,7 @@ def _ask_local(player: Any, seat: int, game: FullGame, timeout: float | None,
             if phase is Phase.PLAY:
                 pos = game.position
                 assert pos is not None and game.declaration is not None
-                state = state_for(pos, game.declaration, game.bids, game.bid)
+                state = card_state(game)
                 if getattr(player, "cheats", False):
                     card: CardChoice = cast(CheatingPlayer, player).play_seeing_all(state, pos)
                 else:
@@ -166,7 +165,7 @@ def _ask_local(player: Any, seat: int, game: FullGame, timeout: float | None,
                 answer: object = Play(as_card(card, state.legal))
             else:
                 seat_state = game.state_for(seat)
-                method = getattr(player, CHOICES[str(phase)], None)
+                method = getattr(player, METHODS[phase], None)
                 answer = method(seat_state) if method is not None else heuristic_choice(seat_state, defaults)
                 answer = _choice(answer, seat_state.legal, phase)
     except PlayerTimeout:
@@ -187,12 +186,12 @@ def _ask_hosted(player: Hosted, seat: int, game: FullGame, timeout: float | None
     if phase is Phase.PLAY:
         pos = game.position
         assert pos is not None and game.declaration is not None
-        state = state_for(pos, game.declaration, game.bids, game.bid)
+        state = card_state(game)
         request: tuple[Any, ...] = ("play", seat, state, pos if player.cheats else None)
         legal_cards = state.legal
     else:
         seat_state = game.state_for(seat)
-        request = ("choose", seat, CHOICES[str(phase)], seat_state)
+        request = ("choose", seat, METHODS[phase], seat_state)
     try:
         kind, value = player.host.ask(request, timeout)
     except HostTimeout:
