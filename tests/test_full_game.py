@@ -14,7 +14,7 @@ from skatdd.core.scoring import Declaration
 from skatdd.formats.iss import parse_iss, replay, replay_warnings
 from skatdd.play.full_actions import BIDS, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
 from skatdd.play.full_game import FullGame
-from skatdd.play.full_player import play_game
+from skatdd.play.full_players import play_game
 from skatdd.play.full_random import RandomPlayer
 
 DEAL = (["CJ DA DT DK DQ D9 D8 D7 CA CT", "SJ HJ DJ CK CQ C9 C8 C7 SA ST", "SK SQ S9 S8 S7 HA HT HK HQ H9"], "H8 H7")

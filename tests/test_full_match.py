@@ -21,7 +21,7 @@ from skatdd.play.full_actions import Pass, Phase, Say
 from skatdd.play.full_game import FullGame
 from skatdd.play.full_heuristic import HeuristicChoices, bid_limit
 from skatdd.play.full_match import SEATINGS, full_generated_deal, full_match, read_full_deal
-from skatdd.play.full_players import FullHeuristicPlayer, FullRandomPlayer, full_player
+from skatdd.play.full_players import FullHeuristicPlayer, FullRandomPlayer, load_full_player
 from skatdd.play.full_state import SeatState
 from skatdd.play.state import PlayerState
 
@@ -137,7 +137,7 @@ def test_the_choices_before_the_play_do_not_depend_on_hidden_cards() -> None:
 
 def test_only_legal_choices_and_an_illegal_one_fails_the_deal() -> None:
     for name in ("random", "heuristic"):
-        player = full_player(name).factory
+        player = load_full_player(name).factory
         for index in range(1, 30):
             deal = full_generated_deal(11, index)
             game = FullGame(deal.hands, deal.skat)

@@ -1,4 +1,4 @@
-"""Whole-game players as objects with the choice methods (skatdd.play.full_player; issue #34 item 4)."""
+"""Whole-game players as objects with the choice methods (skatdd.play.full_players; issue #34 item 4)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 
 import skatdd.play
 from skatdd.core.errors import IllegalPlayError, SkatddError
-from skatdd.play import FullGame, RandomPlayer, SeatState, ask, full_player, play_game
+from skatdd.play import FullGame, PlayerState, RandomPlayer, SeatState, ask, full_player, play_game
 
 
 class TokenPlayer:
@@ -32,9 +32,9 @@ class TokenPlayer:
     def declare(self, state: SeatState) -> str:
         return self._first("declare", state)
 
-    def play(self, state: SeatState) -> int:
+    def play(self, state: PlayerState) -> int:
         self.asked.append("play")
-        return int(state.legal[0].card)  # type: ignore[union-attr]  # a Play in the play phase
+        return int(state.legal[0])  # the card-play state, as in match
 
 
 def test_a_player_is_any_object_with_the_choice_methods() -> None:
@@ -64,7 +64,7 @@ def test_what_ask_refuses() -> None:
         ask(lambda s: "x", state)
     with pytest.raises(ValueError, match="not to move"):
         ask(RandomPlayer(), game.state_for(0))
-    with pytest.raises(SkatddError, match="unknown whole-game player 'nobody'"):
+    with pytest.raises(SkatddError, match="player 'nobody': not a built-in player"):
         full_player("nobody")
     with pytest.raises(IllegalPlayError):
         play_game(game, [lambda s: "y"] * 3)  # middlehand must say or pass, not hold
@@ -73,6 +73,6 @@ def test_what_ask_refuses() -> None:
 def test_the_whole_game_names_of_skatdd_play_are_documented() -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "game.md").read_text(encoding="utf-8")
     names = [n for n in skatdd.play.__all__ if getattr(getattr(skatdd.play, n), "__module__", "").startswith("skatdd.play.full_")
-             or n in ("BIDS", "FULL_PLAYERS", "Action")]
+             or n in ("BIDS", "Action")]
     assert len(names) >= 20
     assert [n for n in names if f"`{n}" not in page] == []

@@ -31,7 +31,8 @@ from skatdd.engine.solve import Solver
 from skatdd.formats.files import game_lines
 from skatdd.play.full_match import FullConfig, full_file_line, full_match_items
 from skatdd.play.full_summary import FullSummary
-from skatdd.play.match import DEFAULT_TIMEOUT, LABELS, MatchConfig, file_line, match_items
+from skatdd.play.match import MatchConfig, file_line, match_items
+from skatdd.play.referee import DEFAULT_TIMEOUT, LABELS
 from skatdd.play.summary import MatchSummary
 from skatdd.runner.game_lines import game_line_id
 from skatdd.runner.lines import run_lines, stdin_bytes, worker_count

@@ -9,13 +9,22 @@
   (:mod:`~skatdd.play.auction` for generated deals);
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals;
-* :mod:`~skatdd.play.full_game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
-  declaration, play, score) as a state machine, with its phases and actions
-  (:mod:`~skatdd.play.full_actions`), each seat's :class:`SeatState` and the :class:`GameResult`
-  (:mod:`~skatdd.play.full_state`), a seeded :class:`RandomPlayer` (:mod:`~skatdd.play.full_random`), and
-  whole-game players as any object with the choice methods, asked by :func:`ask` and played out by
-  :func:`play_game` (:mod:`~skatdd.play.full_player`).  These five import only core and formats
-  (docs/game.md, whose first section lists the names this package gives for the whole game).
+* :mod:`~skatdd.play.referee`: what both referees share (timeout, failures, hosted plug-ins);
+* the whole game, the ``full_*`` family (docs/game.md, whose first section lists the names this
+  package gives for it):
+
+  * :mod:`~skatdd.play.full_actions`: the phases and actions;
+  * :mod:`~skatdd.play.full_game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
+    declaration, play, score) as a state machine;
+  * :mod:`~skatdd.play.full_state`: each seat's :class:`SeatState` and the :class:`GameResult`;
+  * :mod:`~skatdd.play.full_random`: :class:`RandomPlayer`, a seeded random policy;
+  * :mod:`~skatdd.play.full_heuristic`: the heuristic's bid, pick-up, discard and declaration;
+  * :mod:`~skatdd.play.full_players`: the :class:`FullPlayer` protocol, :func:`ask`, :func:`play_game`,
+    and every built-in whole-game player by name (:func:`load_full_player`, :func:`full_player`);
+  * :mod:`~skatdd.play.full_match` and :mod:`~skatdd.play.full_summary`: ``match --full``, the six
+    seatings, the edge and the profiles.
+
+  The first four import only core and formats.
 
 May import core, formats, engine, runner (a match runs its games as lines) and analysis
 (generated deals come from :mod:`skatdd.analysis.deals.realistic`).
@@ -25,7 +34,7 @@ from __future__ import annotations
 from .deals import MatchDeal, generated_deal
 from .full_actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
 from .full_game import FullGame
-from .full_player import FULL_PLAYERS, FullPlayer, ask, full_player, play_game
+from .full_players import FullPlayer, ask, card_state, full_player, load_full_player, play_game
 from .full_random import RandomPlayer
 from .full_state import GameResult, SeatState
 from .loading import load_player
@@ -36,7 +45,6 @@ from .summary import MatchSummary
 
 __all__ = [
     "BIDS",
-    "FULL_PLAYERS",
     "Action",
     "CheatingPlayer",
     "Declare",
@@ -62,8 +70,10 @@ __all__ = [
     "Say",
     "SeatState",
     "ask",
+    "card_state",
     "full_player",
     "generated_deal",
+    "load_full_player",
     "load_player",
     "match",
     "parse_action",

@@ -47,12 +47,11 @@ from .deals import derive_seed, generated_id
 from .full_actions import Action, Phase, Play, parse_action
 from .full_game import FullGame
 from .full_heuristic import HeuristicChoices, heuristic_choice
-from .full_players import CHOICES, full_player
+from .full_players import METHODS, card_state, load_full_player
 from .full_summary import FullSummary
 from .hosting import HostDied, HostTimeout, PlayerHost
-from .match import DEFAULT_TIMEOUT, LABELS, PlayerFailure, _as_card, _deadline, _Hosted, _make_hosted, _Shown, _Timeout
 from .players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
-from .state import state_for
+from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
 
 __all__ = ["SEATINGS", "FullConfig", "FullDeal", "full_generated_deal", "full_match", "full_match_items",
            "play_full_deal", "read_full_deal"]
@@ -71,8 +70,8 @@ class FullConfig:
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
-        """The two players, loaded (:func:`~skatdd.play.full_players.full_player`)."""
-        return full_player(self.a), full_player(self.b)
+        """The two players, loaded (:func:`~skatdd.play.full_players.load_full_player`)."""
+        return load_full_player(self.a), load_full_player(self.b)
 
     def names(self) -> dict[str, str]:
         """``{"A": name, "B": name}``."""
@@ -143,7 +142,7 @@ def _choice(answer: object, state_legal: tuple[Action, ...], phase: Phase) -> Ac
     else:
         action = answer
     if action not in state_legal:
-        raise ValueError(f"returned {quote(str(action)) if not isinstance(action, _Shown) else action!r}, which is "
+        raise ValueError(f"returned {quote(str(action)) if not isinstance(action, Shown) else action!r}, which is "
                          f"not a legal {phase} choice (legal: {shown})")
     return action
 
@@ -154,22 +153,22 @@ def _ask_local(player: Any, seat: int, game: FullGame, timeout: float | None,
     phase = game.phase
     started = time.perf_counter()
     try:
-        with _deadline(timeout):
+        with deadline(timeout):
             if phase is Phase.PLAY:
                 pos = game.position
                 assert pos is not None and game.declaration is not None
-                state = state_for(pos, game.declaration, game.bids, game.bid)
+                state = card_state(game)
                 if getattr(player, "cheats", False):
                     card: CardChoice = cast(CheatingPlayer, player).play_seeing_all(state, pos)
                 else:
                     card = cast(Player, player).play(state)
-                answer: object = Play(_as_card(card, state.legal))
+                answer: object = Play(as_card(card, state.legal))
             else:
                 seat_state = game.state_for(seat)
-                method = getattr(player, CHOICES[str(phase)], None)
+                method = getattr(player, METHODS[phase], None)
                 answer = method(seat_state) if method is not None else heuristic_choice(seat_state, defaults)
                 answer = _choice(answer, seat_state.legal, phase)
-    except _Timeout:
+    except PlayerTimeout:
         raise ValueError(f"took more than {timeout:g} s over one choice") from None
     except ValueError:
         raise
@@ -180,19 +179,19 @@ def _ask_local(player: Any, seat: int, game: FullGame, timeout: float | None,
     return cast(Action, answer)
 
 
-def _ask_hosted(player: _Hosted, seat: int, game: FullGame, timeout: float | None,
+def _ask_hosted(player: Hosted, seat: int, game: FullGame, timeout: float | None,
                 defaults: HeuristicChoices) -> Action:
     """The action a hosted plug-in chooses; its host answers ``("missing", ...)`` for a method it lacks."""
     phase = game.phase
     if phase is Phase.PLAY:
         pos = game.position
         assert pos is not None and game.declaration is not None
-        state = state_for(pos, game.declaration, game.bids, game.bid)
+        state = card_state(game)
         request: tuple[Any, ...] = ("play", seat, state, pos if player.cheats else None)
         legal_cards = state.legal
     else:
         seat_state = game.state_for(seat)
-        request = ("choose", seat, CHOICES[str(phase)], seat_state)
+        request = ("choose", seat, METHODS[phase], seat_state)
     try:
         kind, value = player.host.ask(request, timeout)
     except HostTimeout:
@@ -201,9 +200,9 @@ def _ask_hosted(player: _Hosted, seat: int, game: FullGame, timeout: float | Non
         raise ValueError(str(exc)) from None
     if kind == "raised":
         raise ValueError(f"raised {value}")
-    answer = _Shown(value) if kind == "junk" else value
+    answer = Shown(value) if kind == "junk" else value
     if phase is Phase.PLAY:
-        return Play(_as_card(answer, legal_cards))
+        return Play(as_card(answer, legal_cards))
     if kind == "missing":
         return heuristic_choice(seat_state, defaults)
     return _choice(answer, seat_state.legal, phase)
@@ -252,7 +251,7 @@ def _play_seating(deal: FullDeal, seating: str, specs: dict[str, PlayerSpec], se
         player_seed = derive_seed("full-player", seed, line, seating, seat)
         if spec.hosted:
             try:
-                players[seat] = _make_hosted(hosts[label], seat, player_seed, timeout)
+                players[seat] = make_hosted(hosts[label], seat, player_seed, timeout)
             except RuntimeError as exc:
                 raise PlayerFailure(label, seat, number, f"{where} {exc}") from None
             continue
@@ -265,7 +264,7 @@ def _play_seating(deal: FullDeal, seating: str, specs: dict[str, PlayerSpec], se
     while (mover := game.current_seat) is not None:
         player = players[mover]
         try:
-            if isinstance(player, _Hosted):
+            if isinstance(player, Hosted):
                 action = _ask_hosted(player, mover, game, timeout, defaults[mover])
             else:
                 action = _ask_local(player, mover, game, timeout, defaults[mover])

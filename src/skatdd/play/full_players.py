@@ -1,31 +1,35 @@
-"""Players of the whole game (``skatdd match A B --full``): the built-ins and how any player is asked.
+"""Whole-game players: the protocol, how a player is asked, and every built-in player by name.
 
-A full-game player is made like a card-play player, ``factory(seat, seed)``
-(one per seat per game), and may answer, besides ``play(state)`` for each
-card (a :class:`~skatdd.play.state.PlayerState`, as in ``match``):
+A whole-game player is a card-play player (``play(state)`` with the card-play
+:class:`~skatdd.play.state.PlayerState`, as in ``match``) that may also answer
+the choices before the play, each given the seat's
+:class:`~skatdd.play.full_state.SeatState` (:class:`FullPlayer`, :data:`METHODS`):
 
-``bid(state)``
-    in the auction: a bid value to say (``Say``, or its token ``"20"``), hold
-    (``"y"``) or pass (``"p"``);
-``pick_up(state)``
-    the declarer: pick up the skat (``"s"``) or play hand (``"hand"``);
-``discard(state)``
-    after the pick-up: the two cards put away (``"SA.ST"``);
-``declare(state)``
-    the game and its announcements (``"CH"``, ``"G"``, ``"NO"``...).
+============ ========================= ==============================================
+phase        method                    answers (an action or its token)
+============ ========================= ==============================================
+AUCTION      ``bid(state)``            ``Say(v)``, ``Hold()`` or ``Pass()`` (``'20'``, ``'y'``, ``'p'``)
+PICK_UP      ``pick_up(state)``        ``PickUp()`` or ``PlayHand()`` (``'s'``, ``'hand'``)
+DISCARD      ``discard(state)``        ``Discard(cards)`` (``'SA.ST'``)
+DECLARE      ``declare(state)``        ``Declare(declaration)`` (``'CH'``, ``'NO'``)
+PLAY         ``play(state)``           a legal card of the ``PlayerState`` (a card, its int or its code)
+============ ========================= ==============================================
 
-Each gets the seat's :class:`~skatdd.play.full_state.SeatState`: exactly
-what that seat may know then, its legal actions in ``state.legal``; the
-answer is one of them or its token.  A player that does not have one of
-these methods is given the **default**: the ``heuristic`` player's choice
-(:mod:`skatdd.play.full_heuristic`), so a card-play-only player plays full
-games, its cards after the heuristic's bidding and declaring.
+A plain callable from a :class:`SeatState` to an action (a policy, as
+:class:`~skatdd.play.full_random.RandomPlayer` and an RL agent are) answers
+every phase it has no method for.  :func:`ask` asks a player for one choice
+and :func:`play_game` plays a game out; ``match --full``
+(:mod:`skatdd.play.full_match`) asks the same methods and gives a player
+without one of the four choices the **default**, the ``heuristic`` player's
+choice (:mod:`skatdd.play.full_heuristic`), so a card-play-only player plays
+full games, its cards after the heuristic's bidding and declaring.
 
-The built-in players, by name (:func:`full_player`):
+The built-in players, by name (:func:`load_full_player`, and
+:func:`full_player` for one player of one seat):
 
 ``random``
     every choice random among the legal ones (a bid said is the next value
-    or a pass, with equal chance, as :class:`~skatdd.play.full_random.RandomPlayer`);
+    or a pass, with equal chance, as :func:`~skatdd.play.full_random.random_choice`);
     cards as ``random``.
 ``heuristic``
     the rule-based bidder and declarer of :mod:`skatdd.play.full_heuristic`
@@ -40,40 +44,53 @@ The built-in players, by name (:func:`full_player`):
 Any other name (``dd``, ``alphamu:...``, ``pimc:N+play``, a plug-in) is the
 card-play player of :func:`~skatdd.play.loading.load_player`; its other
 choices are its own methods where it has them, else the default.
+
+>>> from skatdd.play.full_game import FullGame
+>>> game = FullGame.from_seed(7)
+>>> player = full_player("random", seed=1)
+>>> ask(player, game.state_for(game.current_seat)) in game.legal_actions()
+True
+>>> result = play_game(game, [player, full_player("heuristic", 2, seat=1), full_player("random", 3, seat=2)])
+>>> sum(result.list_points) == (0 if result.passed else result.score.score)
+True
 """
 from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, get_args, runtime_checkable
 
 from skatdd.analysis.bid.api import bid as bid_analysis
 from skatdd.analysis.bid.results import BidReport, Pick
 from skatdd.analysis.bid.stegen import THRESHOLD, stegen_count
 from skatdd.analysis.deals.evaluation import evaluate_contract
 from skatdd.analysis.odds.api import odds
-from skatdd.core.cards import CardSet, Mask
+from skatdd.core.cards import Card, CardSet, Mask
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 
 from .advanced import AdvancedPlayer
 from .deals import derive_seed
-from .full_actions import Action, Declare, Discard, Hold, Pass, PickUp, PlayHand, Say
+from .full_actions import Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
+from .full_game import FullGame
 from .full_heuristic import HeuristicChoices, bid_limit, spare_cards
 from .full_random import random_choice
-from .full_state import SeatState
+from .full_state import GameResult, SeatState
 from .heuristic import HeuristicPlayer
 from .loading import load_player
 from .players import PlayerSpec, RandomPlayer, thread_solver
+from .state import PlayerState, state_for
 
 __all__ = [
-    "BID_SKATS", "BID_WORLDS", "CHOICES", "FULL_PIMC_WORLDS", "PICKUP_WORLDS", "FullHeuristicPlayer", "FullPimcPlayer",
-    "FullRandomPlayer", "full_player",
+    "BID_SKATS", "BID_WORLDS", "FULL_PIMC_WORLDS", "METHODS", "PICKUP_WORLDS", "FullHeuristicPlayer", "FullPimcPlayer",
+    "FullPlayer", "FullRandomPlayer", "ask", "card_state", "full_player", "load_full_player", "play_game",
 ]
 
-#: The methods a full-game player may have, by phase (the card play is ``play``, as in ``match``).
-CHOICES = {"auction": "bid", "pick_up": "pick_up", "discard": "discard", "declare": "declare"}
+#: The method a player answers in each phase (module docstring).
+METHODS = {Phase.AUCTION: "bid", Phase.PICK_UP: "pick_up", Phase.DISCARD: "discard", Phase.DECLARE: "declare",
+           Phase.PLAY: "play"}
 #: Worlds per card of ``pimc`` in full games without ``:N``.
 FULL_PIMC_WORLDS = 20
 #: The bidding analysis of ``pimc``: skats drawn, and worlds per skat (a match-fit budget: about 1-5 s CPU a hand).
@@ -83,6 +100,82 @@ BID_WORLDS = 3
 PICKUP_WORLDS = 12
 #: Below this heuristic count nothing is worth analysing: ``pimc`` passes at once (see :meth:`FullPimcPlayer.report`).
 _HOPELESS_MARGIN = -3.0
+
+
+_ACTION_TYPES: tuple[type, ...] = get_args(Action)
+
+
+@runtime_checkable
+class FullPlayer(Protocol):
+    """A whole-game player: one method per phase (module docstring); ``play`` gets the card-play state."""
+
+    def bid(self, state: SeatState) -> Action | str: ...  # pragma: no cover - a protocol
+    def pick_up(self, state: SeatState) -> Action | str: ...  # pragma: no cover
+    def discard(self, state: SeatState) -> Action | str: ...  # pragma: no cover
+    def declare(self, state: SeatState) -> Action | str: ...  # pragma: no cover
+    def play(self, state: PlayerState) -> Card | int | str: ...  # pragma: no cover
+
+
+def card_state(game: FullGame) -> PlayerState:
+    """The card-play state of the seat to play in *game* (in the play phase), as ``match`` gives it."""
+    pos = game.position
+    if pos is None or game.declaration is None or game.phase is not Phase.PLAY:
+        raise ValueError(f"no card to play in the {game.phase} phase")
+    return state_for(pos, game.declaration, game.bids, game.bid)
+
+
+def ask(player: object, state: SeatState, card: PlayerState | None = None) -> Action:
+    """*player*'s choice for *state*, as an action object (module docstring: its phase's method, else
+    ``player(state)``).  In the play phase a ``play`` method is given *card*, the card-play state
+    (:func:`card_state`), which it then needs.
+
+    Raises :class:`ValueError` when *state*'s seat is not to move, :class:`TypeError` when *player* has
+    neither the phase's method nor a ``__call__`` (or ``play`` without *card*), and
+    :class:`~skatdd.core.errors.SkatddError` naming an answer that means nothing in the phase.
+    Legality is left to the game.
+    """
+    if not state.legal:
+        raise ValueError(f"seat {state.seat} is not to move: it has nothing to choose")
+    name = METHODS[state.phase]
+    method = getattr(player, name, None)
+    answer: object
+    if callable(method) and state.phase is Phase.PLAY:
+        if card is None:
+            raise TypeError(f"{type(player).__name__}.play() needs the card-play state: ask(player, state, card)")
+        answer = method(card)
+    elif callable(method):
+        answer = method(state)
+    elif callable(player):
+        answer = player(state)
+    else:
+        raise TypeError(f"{type(player).__name__} has no {name}() method and is not callable: "
+                        f"it cannot choose in the {state.phase} phase")
+    if isinstance(answer, str):
+        return parse_action(answer, state.phase)
+    if state.phase is Phase.PLAY and isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < 32:
+        return Play(Card(answer))
+    if not isinstance(answer, _ACTION_TYPES):
+        raise SkatddError(f"{type(player).__name__}.{name}() answered {quote(repr(answer))}: expected an action "
+                          f"or its token")
+    return answer  # type: ignore[return-value]  # one of Action's classes, checked above
+
+
+def play_game(game: FullGame, players: Sequence[object]) -> GameResult:
+    """Play *game* to its end, asking ``players[seat]`` (:func:`ask`) for every choice of that seat; returns
+    the result.
+
+    Each player gets only its own seat's state: :meth:`~skatdd.play.full_game.FullGame.state_for`, and
+    :func:`card_state` for a ``play`` method.  An illegal answer raises
+    :class:`~skatdd.core.errors.IllegalPlayError` from :meth:`~skatdd.play.full_game.FullGame.apply`.
+    """
+    if len(players) != 3:
+        raise ValueError(f"a game needs three players, not {len(players)}")
+    while (seat := game.current_seat) is not None:
+        player = players[seat]
+        card = card_state(game) if game.phase is Phase.PLAY and callable(getattr(player, "play", None)) else None
+        game.apply(ask(player, game.state_for(seat), card))
+    assert game.result is not None
+    return game.result
 
 
 class FullRandomPlayer(RandomPlayer):
@@ -221,8 +314,8 @@ def _pimc_worlds(name: str, text: str) -> int:
     return int(count)
 
 
-def full_player(name: Any) -> PlayerSpec:
-    """The full-game player named *name* (module docstring), or a factory or spec passed as it is.
+def load_full_player(name: Any) -> PlayerSpec:
+    """The whole-game player named *name* (module docstring), or a factory or spec passed as it is.
 
     Raises :class:`~skatdd.core.errors.SkatddError` naming the token for a name that names no player.
     """
@@ -239,3 +332,7 @@ def full_player(name: Any) -> PlayerSpec:
             return PlayerSpec(f"pimc:{worlds}", functools.partial(FullPimcPlayer, worlds=worlds), False)
     return load_player(name)
 
+
+def full_player(name: Any, seed: int = 0, *, seat: int = 0) -> Any:
+    """One player of *seat* made by :func:`load_full_player`'s factory for *name*, seeded with *seed*."""
+    return load_full_player(name).factory(seat, seed)

@@ -7,9 +7,13 @@ bid it passes or says the next value with equal chance, rather than jumping
 to any of the sixty values up to 264 (``jump_bids=True`` allows the jumps),
 so its auctions end near where real ones do and not always overbid.
 
-It is a whole-game player (:class:`~skatdd.play.full_player.FullPlayer`): it
-answers ``bid``, ``pick_up``, ``discard``, ``declare`` and ``play``, and, as a
-callable, any phase.
+It is a whole-game player as a plain callable from the seat's
+:class:`~skatdd.play.full_state.SeatState` to an action, which
+:func:`~skatdd.play.full_players.ask` asks in every phase, the play
+included (a card is chosen among ``state.legal``'s ``Play`` actions); it also
+answers ``bid``, ``pick_up``, ``discard`` and ``declare`` by name.  The
+``random`` player of ``match --full`` (:func:`~skatdd.play.full_players.full_player`)
+makes the same choices before the play, and plays its cards as ``match``'s ``random``.
 
 >>> from skatdd.play.full_game import FullGame
 >>> game = FullGame.from_seed(7)
@@ -59,5 +63,6 @@ class RandomPlayer:
         """One of *state*'s legal actions, whatever the phase."""
         return random_choice(state, self.rng, jump_bids=self.jump_bids)
 
-    # The choice methods of a whole-game player (skatdd.play.full_player.FullPlayer): all the same draw.
-    bid = pick_up = discard = declare = play = __call__
+    # The choices before the play by name (skatdd.play.full_players.FullPlayer): all the same draw.  No play():
+    # that method gets the card-play PlayerState, and this player chooses among the SeatState's Play actions.
+    bid = pick_up = discard = declare = __call__

@@ -41,9 +41,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -51,8 +49,8 @@ from typing import Any, cast
 
 from skatdd.analysis.advise.api import WinRule
 from skatdd.analysis.analyse.api import analyse_cards
-from skatdd.core.cards import Card, card_name, parse_card, points_of
-from skatdd.core.errors import ScoringError, quote
+from skatdd.core.cards import Card, card_name, points_of
+from skatdd.core.errors import ScoringError
 from skatdd.core.position import Position
 from skatdd.core.scoring import Declaration, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
@@ -69,42 +67,19 @@ from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, gene
 from .hosting import HostDied, HostTimeout, PlayerHost
 from .loading import load_player
 from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
+from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
 from .state import state_for
 from .summary import MatchSummary
 
 __all__ = [
-    "DEFAULT_TIMEOUT",
     "MatchConfig",
     "MatchResult",
-    "PlayerFailure",
     "file_line",
     "generated_line",
     "match",
     "match_items",
     "play_deal",
 ]
-
-#: Seconds a player may take over one card before it fails the deal.
-DEFAULT_TIMEOUT = 60.0
-#: The two players' labels, in records and summaries.
-LABELS = ("A", "B")
-
-
-class PlayerFailure(Exception):
-    """A player returned an illegal card, raised or timed out: the deal fails, the match goes on."""
-
-    def __init__(self, label: str, seat: int, game: int, message: str) -> None:
-        super().__init__(message)
-        self.label, self.seat, self.game, self.message = label, seat, game, message
-
-    def to_json(self) -> dict[str, Any]:
-        """``{player, seat, game, message}`` (``game`` 1 or 2)."""
-        return {"player": self.label, "seat": self.seat, "game": self.game, "message": self.message}
-
-
-class _Timeout(BaseException):
-    """Raised into a player that overran its time (a BaseException, so a player's ``except Exception`` lets it by)."""
-
 
 @dataclass(frozen=True)
 class MatchConfig:
@@ -128,75 +103,7 @@ class MatchConfig:
 # --------------------------------------------------------------------------- asking a player
 
 
-@contextlib.contextmanager
-def _deadline(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`_Timeout` into the code inside after *seconds*, where a signal can (the main thread)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-class _Shown:
-    """What a hosted player answered that is no card int or code, as the host showed it (its ``repr``)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
-
-
-def _as_card(choice: object, legal: tuple[Card, ...]) -> Card:
-    """The legal card a player answered (an int or a code); ``ValueError`` with the reason otherwise."""
-    shown = "none of " + " ".join(card_name(c) for c in legal)
-    card: Card | None = None
-    if isinstance(choice, str):
-        with contextlib.suppress(ValueError):
-            card = parse_card(choice)
-    elif isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < 32:
-        card = Card(choice)
-    if card is None:
-        raise ValueError(f"returned {quote(choice) if isinstance(choice, str) else repr(choice)[:80]}, which is no card "
-                         f"(legal: {shown[8:]})")
-    if card not in legal:
-        raise ValueError(f"returned {card_name(card)}, which is not a legal card (legal: {shown[8:]})")
-    return card
-
-
-@dataclass
-class _Hosted:
-    """The player of one seat that lives in a :class:`~skatdd.play.hosting.PlayerHost` (a plug-in)."""
-
-    host: PlayerHost
-    seat: int
-    cheats: bool
-
-
-def _make_hosted(host: PlayerHost, seat: int, seed: int, timeout: float | None) -> _Hosted:
-    """Have *host* make the player of *seat*; ``RuntimeError`` with the reason (after "its factory") when it cannot."""
-    try:
-        kind, value = host.ask(("make", seat, seed), timeout)
-    except HostTimeout:
-        raise RuntimeError(f"took more than {timeout:g} s") from None
-    except HostDied as exc:
-        raise RuntimeError(f"failed: {exc}") from None
-    if kind == "raised":
-        raise RuntimeError(f"raised {value}")
-    return _Hosted(host, seat, bool(value))
-
-
-def _ask_hosted(player: _Hosted, pos: Position, declaration: Declaration, deal: MatchDeal,
+def _ask_hosted(player: Hosted, pos: Position, declaration: Declaration, deal: MatchDeal,
                 timeout: float | None) -> tuple[Card | None, str | None]:
     """The card a hosted player chooses in *pos*, or ``(None, message)``; the host is stopped at the timeout."""
     state = state_for(pos, declaration, deal.bids, deal.bid)
@@ -209,7 +116,7 @@ def _ask_hosted(player: _Hosted, pos: Position, declaration: Declaration, deal: 
     if kind == "raised":
         return None, f"raised {value}"
     try:
-        return _as_card(_Shown(value) if kind == "junk" else value, state.legal), None
+        return as_card(Shown(value) if kind == "junk" else value, state.legal), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -221,20 +128,20 @@ def _ask(player: Player | CheatingPlayer, cheats: bool, pos: Position, declarati
     legal = state.legal  # kept: a player that rewrites its state must not widen what is legal
     started = time.perf_counter()
     try:
-        with _deadline(timeout):
+        with deadline(timeout):
             # cast, not isinstance: a runtime protocol check per card costs more than a heuristic's whole choice
             if cheats:
                 choice: CardChoice = cast(CheatingPlayer, player).play_seeing_all(state, pos.copy())
             else:
                 choice = cast(Player, player).play(state)
-    except _Timeout:
+    except PlayerTimeout:
         return None, f"took more than {timeout:g} s over one card"
     except (Exception, SystemExit) as exc:
         return None, f"raised {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     if timeout is not None and time.perf_counter() - started > timeout:
         return None, f"took more than {timeout:g} s over one card"
     try:
-        return _as_card(choice, legal), None
+        return as_card(choice, legal), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -260,13 +167,13 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
     label_d, label_f = ("A", "B") if number == 1 else ("B", "A")
     specs = {seat: declarer if seat == deal.declarer else defender for seat in range(3)}
     labels = {seat: label_d if seat == deal.declarer else label_f for seat in range(3)}
-    players: dict[int, Player | CheatingPlayer | _Hosted] = {}
+    players: dict[int, Player | CheatingPlayer | Hosted] = {}
     for seat in range(3):
         where = f"player {labels[seat]} ({specs[seat].name}) at seat {seat} in game {number}: its factory"
         player_seed = derive_seed("player", seed, line, number, seat)
         if specs[seat].hosted:
             try:
-                players[seat] = _make_hosted(hosts[labels[seat]], seat, player_seed, timeout)
+                players[seat] = make_hosted(hosts[labels[seat]], seat, player_seed, timeout)
             except RuntimeError as exc:
                 raise PlayerFailure(labels[seat], seat, number, f"{where} {exc}") from None
             continue
@@ -281,7 +188,7 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
     while not pos.is_over() and not declaration.decided(pos.declarer_tricks, pos.defender_tricks):
         seat = pos.to_move
         player = players[seat]
-        if isinstance(player, _Hosted):
+        if isinstance(player, Hosted):
             card, failure = _ask_hosted(player, pos, declaration, deal, timeout)
         else:
             card, failure = _ask(player, bool(getattr(player, "cheats", False)), pos, declaration, deal, timeout)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from skatdd.core.printable import renders
-from skatdd.play.match import LABELS
+from skatdd.play.referee import LABELS
 from skatdd.play.summary import GAME_TYPES, MatchSummary, PairedMean
 
 __all__ = ["summary_lines", "summary_text"]
