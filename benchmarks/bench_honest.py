@@ -86,7 +86,7 @@ def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | No
     """The --synthetic mode (module docstring)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from skatdd.core.rules import Game
-    from test_honest import endgame  # the tests' generator, so the benchmark measures what they check
+    from test_honest import endgame  # type: ignore[import-not-found]  # the tests' generator, so the benchmark measures what they check
 
     signal.signal(signal.SIGPROF, _stop)
     searches = {"after": honest_card_values}
@@ -108,10 +108,10 @@ def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | No
         if any(a != known[0] for a in known):
             print(f"position {i}: the searches differ: {answers}", flush=True)
     for name, got in times.items():
-        seconds = sorted(got)
-        over = [i for s, i in seconds if s >= limit]
-        print(f"{name}: {count} positions, CPU median {statistics.median(s for s, _ in seconds) * 1000:.1f} ms, "
-              f"worst {seconds[-1][0]:.2f} s (position {seconds[-1][1]}), total {sum(s for s, _ in seconds):.1f} s, "
+        ranked = sorted(got)
+        over = [i for s, i in ranked if s >= limit]
+        print(f"{name}: {count} positions, CPU median {statistics.median(s for s, _ in ranked) * 1000:.1f} ms, "
+              f"worst {ranked[-1][0]:.2f} s (position {ranked[-1][1]}), total {sum(s for s, _ in ranked):.1f} s, "
               f"stopped at {limit:g} s: {len(over)} {over}", flush=True)
 
 
