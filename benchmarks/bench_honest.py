@@ -9,13 +9,32 @@ median nodes and engine searches, and how often the honest best card is not
 a PIMC best card.
 
 Run:  python benchmarks/bench_honest.py --deals 30 --worlds 200 --tricks 2,3,4
+
+``--synthetic N``: N synthetic endgames of four cards a hand instead (suit
+and grand, hand or not, the declarer to move, a random part of a trick on
+the table, points that leave the game open: tests/test_honest.py's
+``endgame``), each with the worlds advise draws (``choose_worlds``, at most
+``--worlds``).  Printed: the worst and median CPU time and the positions over
+``--limit`` seconds (stopped there).  ``--before REV`` runs the search of
+git revision REV on each position too, interleaved, in the same process.
+
+Run:  python benchmarks/bench_honest.py --synthetic 300 --limit 60 --before REV
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
+import signal
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from skatdd.analysis.advise.api import mover_view
 from skatdd.analysis.honest.api import honest_card_values
@@ -24,6 +43,77 @@ from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal
 
+ROOT = Path(__file__).resolve().parent.parent
+MODULE = "src/skatdd/analysis/honest/api.py"  # --before takes a revision with the analysis families (0.2.0 on)
+
+
+class _OverLimit(Exception):
+    pass
+
+
+def _stop(_signum: int, _frame: FrameType | None) -> None:
+    raise _OverLimit
+
+
+def _search_of(rev: str) -> Callable[..., Any]:
+    """``honest_card_values`` as it was at git revision *rev*, loaded beside the current one."""
+    text = subprocess.run(["git", "show", f"{rev}:{MODULE}"], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "honest_before.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("skatdd.analysis.honest._before", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module.honest_card_values  # type: ignore[no-any-return]
+
+
+def _timed(search: Callable[..., Any], limit: float, *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    """CPU seconds of one search and its result (``None`` when stopped at *limit* CPU seconds)."""
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    started = time.process_time()
+    try:
+        result = search(*args, **kwargs)
+    except _OverLimit:
+        result = None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    return time.process_time() - started, result
+
+
+def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | None) -> None:
+    """The --synthetic mode (module docstring)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from skatdd.core.rules import Game
+    from test_honest import endgame  # type: ignore[import-not-found]  # the tests' generator, so the benchmark measures what they check
+
+    signal.signal(signal.SIGPROF, _stop)
+    searches = {"after": honest_card_values}
+    if before is not None:
+        searches = {"before": _search_of(before), **searches}
+    solver = Solver(tt_mb=64)
+    rng = random.Random(seed)
+    games = [Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS, Game.GRAND]
+    times: dict[str, list[tuple[float, int]]] = {name: [] for name in searches}
+    for i in range(count):
+        pos, decl = endgame(rng, rng.choice(games), 4, hand=rng.random() < 0.5)
+        drawn, _exact = choose_worlds(mover_view(pos, decl), worlds, random.Random(i))
+        answers = {}
+        for name, search in searches.items():
+            seconds, result = _timed(search, limit, pos, decl, drawn, 4, solver=solver, budget=10**9)
+            times[name].append((seconds, i))
+            answers[name] = None if result is None else [round(c.honest_win, 9) for c in result.cards]
+        known = [a for a in answers.values() if a is not None]
+        if any(a != known[0] for a in known):
+            print(f"position {i}: the searches differ: {answers}", flush=True)
+    for name, got in times.items():
+        ranked = sorted(got)
+        over = [i for s, i in ranked if s >= limit]
+        print(f"{name}: {count} positions, CPU median {statistics.median(s for s, _ in ranked) * 1000:.1f} ms, "
+              f"worst {ranked[-1][0]:.2f} s (position {ranked[-1][1]}), total {sum(s for s, _ in ranked):.1f} s, "
+              f"stopped at {limit:g} s: {len(over)} {over}", flush=True)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -31,7 +121,13 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--tricks", default="2,3,4")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--synthetic", type=int, default=0, metavar="N")
+    parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per search in --synthetic")
+    parser.add_argument("--before", metavar="REV", help="also run the search of this git revision (--synthetic)")
     args = parser.parse_args()
+    if args.synthetic:
+        synthetic(args.synthetic, args.worlds, args.seed, args.limit, args.before)
+        return
     solver = Solver(tt_mb=64)
     for k in (int(t) for t in args.tricks.split(",")):
         rng = random.Random(args.seed)

@@ -38,11 +38,22 @@ with one world is one double-dummy question to the engine; a declarer card
 whose double-dummy wins are all inside a set already found cannot add a
 better set and is skipped (alpha-mu's cut), and a set equal to every world
 the declarer can win double-dummy ends the node.
+
+Only the heaviest set of each root card is wanted, and the fronts grow as
+the product of the children's fronts when each defender card leads to its
+own guess (4,096 sets after one lead over 70 worlds; with 200 worlds no
+answer in minutes).  So: a narrow search (:data:`BEAM` sets a node) finds
+sets some strategy wins, a lower bound; a node is then asked only for the
+sets that could beat it (its *floor*: the bound less the worlds outside the
+node still open), at the root the children's sets are combined depth first
+with a cut instead of into a front, and a world lost double-dummy after a
+card, or lost in one child of a defender node whatever the declarer does,
+is dropped from the other subtrees.  docs/inference.md has the measurements.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,7 +144,8 @@ def _maximal(sets: Sequence[Worlds]) -> Front:
 class _Search:
     """One honest search: the worlds' hands, the win rule, the engine and the memo of fronts."""
 
-    def __init__(self, root: Position, worlds: Sequence[Position], rule: WinRule, solver: Solver, budget: int) -> None:
+    def __init__(self, root: Position, worlds: Sequence[Position], weights: Sequence[float], rule: WinRule,
+                 solver: Solver, budget: int) -> None:
         self.budget = budget
         self.game = root.game
         self.declarer = root.declarer
@@ -143,9 +155,16 @@ class _Search:
         self.skats = [w.skat for w in worlds]
         self.skat_points = [0 if root.game.is_null else sum(CARD_POINTS[c] for c in range(32) if w.skat >> c & 1)
                             for w in worlds]
-        self.memo: dict[tuple[Any, ...], Front] = {}
+        # A node's memo holds its list and the threshold it was computed under (see front()).
+        self.memo: dict[tuple[Any, ...], tuple[Front, float]] = {}
+        self.dd_memo: dict[tuple[Any, ...], dict[Card, Worlds]] = {}
+        self.beams: dict[tuple[Any, ...], Front] = {}
         self.nodes = 0
         self.searches = 0
+        self.weight = _Weigher(weights)
+        # Weights are summed in different orders along different paths: a set is dropped only when its bound
+        # lies this far below the threshold, so rounding never drops a set the exact sums would keep.
+        self.eps = 1e-9 * (self.weight(self.weight.everyone) + 1.0)
 
     # -- one world ---------------------------------------------------------
     def _position(self, w: int, st: _State) -> Position:
@@ -186,58 +205,43 @@ class _Search:
         return won, 0 if st.over else rest
 
     # -- the search --------------------------------------------------------
-    def front(self, worlds: Worlds, st: _State) -> Front:
-        """The maximal sets of *worlds* that declarer strategies win from *st*."""
+    def front(self, worlds: Worlds, st: _State, floor: float = -1.0) -> Front:
+        """Sets of *worlds* that declarer strategies win from *st*: every maximal one heavier than *floor*.
+
+        The list holds only sets some strategy wins, none inside another,
+        and every maximal set (the Pareto front) whose weight exceeds
+        *floor*; lighter ones may be left out (none when *floor* < 0).  A
+        caller that needs only sets heavier than a bound passes it down:
+        that is what keeps the fronts small (module docstring).
+        """
         won, rest = self._settle(worlds, st)
         if not rest:
             return [won]
         if rest & (rest - 1) == 0:
             w = rest.bit_length() - 1
             return [won | (rest if self._wins(w, st) else 0)]
+        floor -= self.weight(won)
+        if self.weight(rest) <= floor - self.eps:
+            return []  # not even every open world would be heavy enough
         key = (st.key(), rest)
-        found = self.memo.get(key)
-        if found is None:
+        memo = self.memo.get(key)
+        if memo is not None and memo[1] <= floor + self.eps:
+            found = memo[0]
+        else:
             self.nodes += 1
             if self.nodes > self.budget:
                 raise HonestBudgetExceeded(f"the honest search needed more than {self.budget} nodes")
-            found = self._max(rest, st) if st.to_move == self.declarer else self._min(rest, st)
-            self.memo[key] = found
-        return [won | s for s in found]
+            found = self._max(rest, st, floor) if st.to_move == self.declarer else self._min(rest, st, floor)
+            self.memo[key] = (found, floor)
+        weight = self.weight
+        return [won | s for s in found if weight(s) > floor - self.eps]
 
     def _legal(self, w: int, st: _State) -> int:
         hand = self.hands[w][st.to_move] & ~st.played
         return legal_mask(hand, st.trick[0] if st.trick else None, self.game)
 
-    def dd_wins(self, worlds: Worlds, st: _State) -> dict[Card, Worlds]:
-        """Per legal declarer card at *st*, the worlds he wins double-dummy after it."""
-        out: dict[Card, Worlds] = {}
-        w = worlds
-        while w:
-            low = w & -w
-            i = low.bit_length() - 1
-            self.searches += 1
-            for card, (_, wins) in card_results(self._position(i, st), self.rule, solver=self.solver).items():
-                out[card] = out.get(card, 0) | (low if wins else 0)
-            w ^= low
-        return out
-
-    def _max(self, worlds: Worlds, st: _State) -> Front:
-        """A declarer node: one card for every world; the union of the cards' fronts, maximal sets only."""
-        bounds = self.dd_wins(worlds, st)
-        everything = 0
-        for wins in bounds.values():
-            everything |= wins
-        front: Front = []
-        for card in sorted(bounds, key=lambda c: -bounds[c].bit_count()):
-            if any(bounds[card] | s == s for s in front):
-                continue  # every set this card can win lies inside one already found
-            front = _maximal(front + self.front(worlds, st.after(card, self.game)))
-            if everything in front:
-                return [everything]
-        return front
-
-    def _min(self, worlds: Worlds, st: _State) -> Front:
-        """A defender node: the worlds split by the card played; each world takes its worst child."""
+    def _split(self, worlds: Worlds, st: _State) -> dict[Card, Worlds]:
+        """At a defender node: per card the defender to move may play, the worlds in which he holds it."""
         by_card: dict[Card, Worlds] = {}
         w = worlds
         while w:
@@ -249,14 +253,219 @@ class _Search:
                 by_card[card] = by_card.get(card, 0) | low
                 legal ^= bit
             w ^= low
-        result: Front = [worlds]
-        for card in sorted(by_card, key=lambda c: -by_card[c].bit_count()):
+        return by_card
+
+    def dd_wins(self, worlds: Worlds, st: _State) -> dict[Card, Worlds]:
+        """Per card the seat to move at *st* may play, the worlds the declarer wins double-dummy after it."""
+        key = (st.key(), worlds)
+        out = self.dd_memo.get(key)
+        if out is not None:
+            return out
+        out = {}
+        w = worlds
+        while w:
+            low = w & -w
+            i = low.bit_length() - 1
+            self.searches += 1
+            for card, (_, wins) in card_results(self._position(i, st), self.rule, solver=self.solver).items():
+                out[card] = out.get(card, 0) | (low if wins else 0)
+            w ^= low
+        self.dd_memo[key] = out
+        return out
+
+    def _max(self, worlds: Worlds, st: _State, floor: float) -> Front:
+        """A declarer node: one card for every world; the union of the cards' fronts, maximal sets only."""
+        bounds = self.dd_wins(worlds, st)
+        everything = 0
+        for wins in bounds.values():
+            everything |= wins
+        front: Front = []
+        weight = self.weight
+        for card in sorted(bounds, key=lambda c: -weight(bounds[c])):
+            if weight(bounds[card]) <= floor - self.eps:
+                break  # every set a card wins lies inside its double-dummy wins: this and the rest are too light
+            if any(bounds[card] | s == s for s in front):
+                continue  # every set this card can win lies inside one already found
+            # a world the card loses double-dummy is lost in every set: the child need not carry it
+            front = _maximal(front + self.front(bounds[card], st.after(card, self.game), floor))
+            if everything in front:
+                return [everything]
+        return front
+
+    def _children(self, worlds: Worlds, st: _State, floor: float) -> list[tuple[Worlds, Front]] | None:
+        """A defender node's children as ``(worlds reaching it, its front)``, or ``None`` if no set can be heavier
+        than *floor*.  A world some child loses whatever the declarer does is lost here: the children after it
+        are searched without it (their sets are the same on the other worlds), and each is asked only for sets
+        heavier than *floor* less the open worlds outside it.  The children with fewer worlds come first: they
+        cost less and narrow the larger ones."""
+        by_card = self._split(worlds, st)
+        dd = self.dd_wins(worlds, st)
+        weight, eps = self.weight, self.eps
+        children: list[tuple[Worlds, Front]] = []
+        open_ = worlds  # the worlds no child has lost whatever the declarer does: at first, those won double-dummy
+        for card, reach in by_card.items():
+            open_ &= dd.get(card, 0) | ~reach
+        for card in sorted(by_card, key=lambda c: by_card[c].bit_count()):
             reach = by_card[card]
-            child = self.front(reach, st.after(card, self.game))
-            result = _maximal([r & (s | ~reach) for r in result for s in child])
-            if result == [0]:
-                break
+            if not reach & open_:
+                continue  # its worlds are lost already: nothing it does changes a set
+            child = self.front(reach & open_, st.after(card, self.game), floor - weight(open_ & ~reach))
+            if not child:
+                return None
+            union = 0
+            for s in child:
+                union |= s
+            open_ &= union | ~reach
+            children.append((reach, child))
+            if weight(open_) <= floor - eps:
+                return None
+        return children
+
+    @staticmethod
+    def _caps(worlds: Worlds, children: list[tuple[Worlds, Front]]) -> list[Worlds]:
+        """``caps[i]``: the most of *worlds* any choice of sets in ``children[i:]`` leaves."""
+        caps = [worlds] * (len(children) + 1)
+        for i in range(len(children) - 1, -1, -1):
+            reach, child = children[i]
+            union = 0
+            for s in child:
+                union |= s
+            caps[i] = caps[i + 1] & (union | ~reach)
+        return caps
+
+    def _min(self, worlds: Worlds, st: _State, floor: float) -> Front:
+        """A defender node: the worlds split by the card played; each world takes its worst child.
+
+        A set heavier than *floor* here is, inside a child's worlds, one of
+        the child's sets, and outside them at most the worlds the children
+        seen so far leave open: so each child is asked only for sets heavier
+        than *floor* less those, and while the children's sets are combined a
+        partial set is dropped as soon as what the children still to come
+        leave of it is too light.
+        """
+        children = self._children(worlds, st, floor)
+        if children is None:
+            return []
+        caps = self._caps(worlds, children)
+        weight, eps = self.weight, self.eps
+        result: Front = [worlds]
+        for i, (reach, child) in enumerate(children):
+            cap = caps[i + 1]
+            result = _maximal([c for r in result for s in child
+                               if weight((c := r & (s | ~reach)) & cap) > floor - eps])
+            if not result:
+                return []
         return result
+
+    # -- the root: only the heaviest set is wanted ------------------------
+    def best(self, worlds: Worlds, st: _State, floor: float) -> Worlds | None:
+        """The heaviest set of *worlds* a strategy wins from *st* if it is heavier than *floor*, else ``None``.
+
+        Like :meth:`front`, but a defender node's children's fronts are not
+        combined into a front: a depth-first choice of one set per child,
+        cut as soon as what the children still to come leave is no heavier
+        than the best found, finds the heaviest combination alone.
+        """
+        won, rest = self._settle(worlds, st)
+        weight, eps = self.weight, self.eps
+        if not rest or rest & (rest - 1) == 0:
+            found = self.front(worlds, st)[0]
+            return found if weight(found) > floor + eps else None
+        floor -= weight(won)
+        best: Worlds | None = None
+        if st.to_move == self.declarer:
+            bounds = self.dd_wins(rest, st)
+            for card in sorted(bounds, key=lambda c: -weight(bounds[c])):
+                if weight(bounds[card]) <= floor + eps:
+                    break
+                got = self.best(bounds[card], st.after(card, self.game), floor)
+                if got is not None:
+                    best, floor = got, weight(got)
+            return None if best is None else won | best
+        children = self._children(rest, st, floor)
+        if children is None:
+            return None
+        caps = self._caps(rest, children)
+        n = len(children)
+
+        def combine(i: int, r: Worlds) -> None:
+            nonlocal best, floor
+            if weight(r & caps[i]) <= floor + eps:
+                return
+            if i == n:
+                best, floor = r, weight(r)
+                return
+            reach, child = children[i]
+            for s in sorted(child, key=lambda m: -weight(m)):
+                combine(i + 1, r & (s | ~reach))
+
+        combine(0, rest)
+        return None if best is None else won | best
+
+    # -- a lower bound: a narrow search ------------------------------------
+    def beam(self, worlds: Worlds, st: _State) -> Front:
+        """Sets of *worlds* that strategies win from *st*: the search of :meth:`front` keeping only the
+        :data:`BEAM` heaviest sets at each node, so every set is won by some strategy (a lower bound) at a
+        cost that cannot blow up."""
+        won, rest = self._settle(worlds, st)
+        if not rest:
+            return [won]
+        if rest & (rest - 1) == 0:
+            return [won | (rest if self._wins(rest.bit_length() - 1, st) else 0)]
+        key = (st.key(), rest)
+        found = self.beams.get(key)
+        if found is None:
+            weight = self.weight
+            if st.to_move == self.declarer:
+                bounds = self.dd_wins(rest, st)
+                found = []
+                for card in sorted(bounds, key=lambda c: -weight(bounds[c])):
+                    if any(bounds[card] | s == s for s in found):
+                        continue
+                    found = _heaviest(_maximal(found + self.beam(bounds[card], st.after(card, self.game))), weight)
+            else:
+                found = [rest]
+                for card, reach in self._split(rest, st).items():
+                    child = self.beam(reach, st.after(card, self.game))
+                    found = _heaviest(_maximal([r & (s | ~reach) for r in found for s in child]), weight)
+            self.beams[key] = found
+        return [won | s for s in found]
+
+
+#: How many sets :meth:`_Search.beam` keeps at a node.
+BEAM = 8
+
+
+def _heaviest(front: Front, weight: Callable[[Worlds], float]) -> Front:
+    """The :data:`BEAM` heaviest sets of *front*."""
+    return sorted(front, key=weight, reverse=True)[:BEAM] if len(front) > BEAM else front
+
+
+class _Weigher:
+    """The weight of a set of worlds: a sum of table entries, one per byte of the mask (bit counts for weights all 1)."""
+
+    def __init__(self, weights: Sequence[float]) -> None:
+        self.everyone: Worlds = (1 << len(weights)) - 1
+        self.unit = all(w == 1.0 for w in weights)
+        self.tables: list[list[float]] = []
+        for start in range(0, len(weights), 8):
+            chunk = weights[start:start + 8]
+            table = [0.0] * 256
+            for m in range(1, 256):
+                low = (m & -m).bit_length() - 1
+                table[m] = table[m & (m - 1)] + (chunk[low] if low < len(chunk) else 0.0)
+            self.tables.append(table)
+
+    def __call__(self, mask: Worlds) -> float:
+        if self.unit:
+            return float(mask.bit_count())
+        total = 0.0
+        i = 0
+        while mask:
+            total += self.tables[i][mask & 255]
+            mask >>= 8
+            i += 1
+        return total
 
 
 @dataclass(frozen=True)
@@ -337,7 +546,7 @@ def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence
                               "positive weight each")
     solver = solver_or_default(solver)
     positions = [world_position(pos, w) for w in worlds]
-    search = _Search(pos, positions, WinRule.of(declaration), solver, budget)
+    search = _Search(pos, positions, weights, WinRule.of(declaration), solver, budget)
     defender_points = _defender_points(pos)
     root = _State(0, pos.leader, tuple(pos.trick), pos.declarer, pos.declarer_points, defender_points,
                   pos.declarer_tricks, pos.defender_tricks, pos.cards_left)
@@ -348,10 +557,16 @@ def honest_card_values(pos: Position, declaration: Declaration, worlds: Sequence
     def share(mask: Worlds) -> float:
         return sum(weights[i] for i in range(len(weights)) if mask >> i & 1) / total
 
+    weight = search.weight
     cards = []
     for card in display_sorted(bounds):
-        front = search.front(everyone, root.after(card, pos.game))
-        cards.append(HonestCard(card, max(share(s) for s in front), share(bounds[card])))
+        after = root.after(card, pos.game)
+        # One strategy's wins are a lower bound; only sets heavier than it are searched for, and none when it
+        # already wins every world won double-dummy after the card.
+        best = max(search.beam(bounds[card], after), key=weight)
+        if weight(best) < weight(bounds[card]) - search.eps:
+            best = search.best(bounds[card], after, weight(best)) or best
+        cards.append(HonestCard(card, share(best), share(bounds[card])))
     return HonestResult(cards, len(worlds), search.nodes, search.searches, time.perf_counter() - started)
 
 
