@@ -191,3 +191,8 @@ def test_every_command_and_option_of_help_is_in_docs_cli(name: str) -> None:
     ctx = click.Context(command, info_name=name, parent=GROUP_CTX)
     missing = [option for option in options_of(command, ctx) if not mentions(section + COMMON, option)]
     assert not missing, f"docs/cli.md's skatdd {name} section (or 'Common to every command') lacks {missing}"
+
+
+def test_the_readme_stays_short() -> None:
+    """The README is for users (issue #31): at most 300 lines; the reference lives in docs/."""
+    assert README.count("\n") <= 300, f"README.md has {README.count(chr(10))} lines: move detail to docs/"
