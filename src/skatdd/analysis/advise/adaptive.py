@@ -44,7 +44,7 @@ import functools
 import math
 import random
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
@@ -56,8 +56,8 @@ from skatdd.core.rules import OUT_OF_SCHNEIDER_POINTS, SCHNEIDER_POINTS, WIN_POI
 from skatdd.core.scoring import Declaration, matadors, score_game
 from skatdd.engine.solve import Solver
 
-__all__ = ["BATCH", "DEFAULT_DELTA", "DEFAULT_RHO", "Choice", "count_bound", "decide", "loss_bound", "score_spread",
-           "world_bands"]
+__all__ = ["BATCH", "DEFAULT_DELTA", "DEFAULT_RHO", "Choice", "count_bound", "decide", "decide_weighted", "loss_bound",
+           "score_spread", "tied_points", "world_bands"]
 
 #: Worlds solved between two checks of the stopping rule.
 BATCH = 8
@@ -197,28 +197,30 @@ _BAND_WINDOW = {NO_TRICK: (0, 30), SCHNEIDERED: (0, 30), LOST: (31, 60), WON: (6
 
 
 def tied_points(pos: Position, worlds: Sequence[World], bands: Sequence[dict[Card, int]], cards: Sequence[Card],
-                solver: Solver) -> dict[Card, int]:
-    """The declarer's final card points after each of *cards*, summed over *worlds* (suit and grand).
+                solver: Solver) -> list[dict[Card, int]]:
+    """Per world, the declarer's final card points after each of *cards* (suit and grand).
 
     One exact search per card and world, its window the card's band there
     (*bands*, from :func:`world_bands`): only the cards tied on score are
     searched, each within the band the threshold questions already proved.
     """
-    totals = dict.fromkeys(cards, 0)
+    out = []
     for world, world_bands_ in zip(worlds, bands, strict=True):
         solver.clear()
         here = world_position(pos, world)
+        points: dict[Card, int] = {}
         for card in cards:
             low, high = _BAND_WINDOW[world_bands_[card]]
             if low == high:
-                totals[card] += low
+                points[card] = low
                 continue
             here.play(card)
             value = solver.value(here, lower=low, upper=high)
             here.undo()
             assert value is not None
-            totals[card] += value
-    return totals
+            points[card] = value
+        out.append(points)
+    return out
 
 
 def _world_scores(pos: Position, declaration: Declaration, bid: int | None, declarer_played: int,
@@ -252,29 +254,73 @@ def decide(pos: Position, declaration: Declaration, view: View, n: int, rng: ran
     space = WorldSpace(view)
     population = min(n, len(space))
     indices = sample_indices(len(space), population, rng)  # a random order of all of them when at most n
+    draws = ((index, space[index]) for index in indices)
+    return _sequential(pos, declaration, draws, population, None, solver=solver, bid=bid,
+                       declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
+
+
+def decide_weighted(pos: Position, declaration: Declaration, worlds: Sequence[World], weights: Sequence[float],
+                    rng: random.Random, *, solver: Solver, bid: int | None = None, declarer_played: int = 0,
+                    adaptive: bool = True, delta: float = DEFAULT_DELTA, rho: float = DEFAULT_RHO) -> Choice:
+    """:func:`decide` over given *worlds* with *weights* (the weighted mean score decides).
+
+    Whole-number weights (a world drawn *k* times from a resampled pool)
+    make a population of ``sum(weights)`` draws, taken in an order drawn
+    from *rng*, each world solved once: the stopping rule applies to it as
+    to uniform worlds, and ``population`` is that sum.  Other weights (a
+    likelihood) are evaluated in full, every world with its weight.
+    """
+    counts = [int(w) for w in weights]
+    if all(w == k and k >= 0 for w, k in zip(weights, counts, strict=True)):
+        order = [i for i, k in enumerate(counts) for _ in range(k)]
+        rng.shuffle(order)
+        return _sequential(pos, declaration, ((i, worlds[i]) for i in order), len(order), None, solver=solver,
+                           bid=bid, declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
+    return _sequential(pos, declaration, enumerate(worlds), len(worlds), list(weights), solver=solver, bid=bid,
+                       declarer_played=declarer_played, adaptive=False, delta=delta, rho=rho)
+
+
+def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[int, World]], population: int,
+                weights: list[float] | None, *, solver: Solver, bid: int | None, declarer_played: int,
+                adaptive: bool, delta: float, rho: float) -> Choice:
+    """Solve *draws* (``(key, world)``; a key seen before is not solved again) in batches until the rule stops.
+
+    *weights* (by key, ``None``: each draw weighs 1) weigh the draws; only
+    unweighted draws may stop early.
+    """
     declarer_moves = pos.to_move == pos.declarer
     sign = 1 if declarer_moves else -1
     spread = score_spread(declaration, bid)
-    worlds: list[World] = []
-    scores: list[dict[Card, int]] = []
-    bands_of: list[dict[Card, int]] = []
+    solved: dict[int, tuple[World, dict[Card, int], dict[Card, int] | None]] = {}
+    keys: list[int] = []
     stopped = "all"
-    while len(worlds) < population:
-        batch = [space[next(indices)] for _ in range(min(BATCH, population - len(worlds)))]
-        worlds.extend(batch)
-        scores.extend(_world_scores(pos, declaration, bid, declarer_played, batch, solver, bands_of))
-        if adaptive and len(worlds) < population:
-            utilities = {card: [sign * s[card] for s in scores] for card in scores[0]}
+    while len(keys) < population:
+        batch = [next(draws) for _ in range(min(BATCH, population - len(keys)))]
+        fresh = {key: world for key, world in batch if key not in solved}
+        worlds = list(fresh.values())
+        bands_of: list[dict[Card, int]] = []
+        scores = _world_scores(pos, declaration, bid, declarer_played, worlds, solver, bands_of)
+        for i, (key, world) in enumerate(fresh.items()):
+            solved[key] = (world, scores[i], bands_of[i] if bands_of else None)
+        keys.extend(key for key, _ in batch)
+        if adaptive and weights is None and len(keys) < population:
+            utilities = {card: [sign * solved[key][1][card] for key in keys] for card in solved[keys[0]][1]}
             _, bound = loss_bound(utilities, population, spread, delta)
             if bound <= rho:
                 stopped = "settled"
                 break
-    sums = {card: sum(s[card] for s in scores) for card in scores[0]}
+    weight = [1.0 if weights is None else weights[key] for key in keys]
+    total = sum(weight)
+    cards = list(solved[keys[0]][1])
+    sums = {card: sum(w * solved[key][1][card] for w, key in zip(weight, keys, strict=True)) for card in cards}
     target = max(sign * v for v in sums.values())
     best = [card for card, v in sums.items() if sign * v == target]
     if len(best) > 1 and not pos.game.is_null:
         # Equal scores: the exact card points decide, over the same worlds (the only exact search here).
-        points = tied_points(pos, worlds, bands_of, best, solver)
+        unique = list(dict.fromkeys(keys))
+        found = tied_points(pos, [solved[k][0] for k in unique], [solved[k][2] or {} for k in unique], best, solver)
+        per_key = dict(zip(unique, found, strict=True))
+        points = {card: sum(w * per_key[key][card] for w, key in zip(weight, keys, strict=True)) for card in best}
         top = max(sign * v for v in points.values())
         best = [card for card in best if sign * points[card] == top]
-    return Choice(best, {card: v / len(worlds) for card, v in sums.items()}, len(worlds), population, stopped)
+    return Choice(best, {card: v / total for card, v in sums.items()}, len(keys), population, stopped)

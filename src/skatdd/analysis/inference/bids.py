@@ -42,6 +42,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -204,8 +205,13 @@ class _Games(NamedTuple):
     plays: tuple[float, ...]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _games(hand: Mask, forehand: bool) -> _Games:
-    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order."""
+    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order.
+
+    Cached: a pure function of the ten cards, asked again for the same hand
+    in many worlds of a decision and in every decision of a game.
+    """
     values = tuple(game_value(hand, g) for g in ALL_GAMES)
     plays = tuple(play_chance(win_chance(hand, g, forehand=forehand)) for g in ALL_GAMES)
     return _Games(values, plays)
