@@ -30,8 +30,8 @@ from skatdd.analysis.advise.adaptive import (
 from skatdd.analysis.best.bands import band_of
 from skatdd.analysis.worlds.draw import WorldSpace
 from skatdd.analysis.worlds.values import world_position
-from skatdd.core.rules import ALL_GAMES, SUIT_GAMES, Game
 from skatdd.core.errors import SkatddError
+from skatdd.core.rules import ALL_GAMES, SUIT_GAMES, Game
 from skatdd.core.scoring import Declaration
 from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver

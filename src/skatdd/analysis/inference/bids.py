@@ -193,8 +193,11 @@ def game_value(hand: Mask, game: Game, *, hand_game: bool = False) -> int:
     if game.is_null:
         return NULL_VALUES[False, hand_game]
     # scoring.matadors counts twelve cards: two cards of no trump leave the count of the ten unchanged.
-    spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
-    tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
+    # The two lowest cards that are neither in the hand nor trumps (bit tricks: this runs for every pool world).
+    free = ~(hand | trump_mask(game)) & 0xFFFFFFFF
+    first = free & -free
+    free ^= first
+    tops = abs(matadors(game, hand | first | (free & -free)))
     return (tops + 1 + int(hand_game)) * BASE_VALUES[game]
 
 
