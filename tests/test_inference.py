@@ -189,3 +189,20 @@ def test_bad_arguments() -> None:
         weighted_worlds(view, evidence, 10, random.Random(1), pool=5)
     with pytest.raises(DealFormatError, match="'x'"):
         weighted_worlds(view, evidence, 10, random.Random(1), inference="x")
+
+
+def test_game_value_counts_the_matadors_of_the_ten_cards() -> None:
+    """The cached count by trumps held equals scoring's count on the ten cards plus two non-trumps."""
+    from skatdd.analysis.inference.bids import game_value
+    from skatdd.core.rules import ALL_GAMES, trump_mask
+    from skatdd.core.scoring import BASE_VALUES, matadors
+    rng = random.Random(33)
+    for _ in range(2000):
+        hand = sum(1 << c for c in rng.sample(range(32), 10))
+        for game in ALL_GAMES:
+            if game.is_null:
+                continue
+            spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
+            tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
+            for hand_game in (False, True):
+                assert game_value(hand, game, hand_game=hand_game) == (tops + 1 + hand_game) * BASE_VALUES[game]

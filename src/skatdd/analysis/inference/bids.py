@@ -192,13 +192,26 @@ def game_value(hand: Mask, game: Game, *, hand_game: bool = False) -> int:
     """
     if game.is_null:
         return NULL_VALUES[False, hand_game]
-    # scoring.matadors counts twelve cards: two cards of no trump leave the count of the ten unchanged.
-    # The two lowest cards that are neither in the hand nor trumps (bit tricks: this runs for every pool world).
-    free = ~(hand | trump_mask(game)) & 0xFFFFFFFF
-    first = free & -free
-    free ^= first
-    tops = abs(matadors(game, hand | first | (free & -free)))
-    return (tops + 1 + int(hand_game)) * BASE_VALUES[game]
+    trumps = _TRUMPS[game]
+    return (_tops(game, hand & trumps) + 1 + int(hand_game)) * BASE_VALUES[game]
+
+
+#: Each suit and grand game's trumps (a mask), looked up for every pool world.
+_TRUMPS = {game: trump_mask(game) for game in ALL_GAMES if not game.is_null}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tops(game: Game, trumps: Mask) -> int:
+    """The matadors (with or without) of ten cards holding the trumps *trumps*: they depend on nothing else."""
+    # scoring.matadors counts twelve cards: any twelve with these trumps and no other (the two added are the
+    # lowest non-trumps, ten of which at least are free) give the ten cards' count.
+    free = ~_TRUMPS[game] & 0xFFFFFFFF
+    others = 0
+    while others.bit_count() < 12 - trumps.bit_count():
+        low = free & -free
+        others |= low
+        free ^= low
+    return abs(matadors(game, trumps | others))
 
 
 class _Games(NamedTuple):
