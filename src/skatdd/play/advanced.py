@@ -7,7 +7,11 @@ Named on the command line (:func:`advanced_player`, reached through
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference: each
     world's double-dummy results count with its weight; the best card for
-    the side by weighted win fraction, then weighted mean card points.
+    the side by the weighted mean score of the declared game, then weighted
+    mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
+    the bidding's resampled worlds, whole-number weights, are solved in a
+    random order until the plain player's stopping rule settles the card;
+    the play's likelihood weights are solved in full).
 ``alphamu:N:K``
     plain PIMC over N uniform worlds until the declarer has at most K cards;
     from then on the declarer plays the best honest card
