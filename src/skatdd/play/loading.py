@@ -1,7 +1,7 @@
 """Naming players: :func:`load_player` turns a name from the command line into a :class:`PlayerSpec`.
 
 The names (the players are described in :mod:`skatdd.play.players` and
-:mod:`skatdd.play.advanced`): ``random``, ``heuristic``, ``pimc[:N]`` and ``dd``
+:mod:`skatdd.play.advanced`): ``random``, ``heuristic``, ``pimc[:N[,full]]`` and ``dd``
 (:mod:`.players`); ``pimc:N+bids|+play|+all`` and ``alphamu:N:K[+...]``
 (:mod:`.advanced`); a plug-in ``module.path:factory`` or
 ``path/to/file.py:factory``.  This module sits above both player modules, so
