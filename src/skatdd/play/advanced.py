@@ -44,11 +44,7 @@ from .heuristic import cheapest
 from .players import PimcPlayer, PlayerFactory, PlayerSpec, thread_solver
 from .state import PlayerState
 
-__all__ = ["PLAYER_POOL_FACTOR", "AdvancedPlayer", "advanced_player", "weighted_best"]
-
-#: The bidding's pool of worlds a decision weighs, per world kept: the pool's likelihoods are what the inference
-#: costs, and a decision keeps few of the worlds (advise keeps POOL_FACTOR, 8, and a pool of at least 64).
-PLAYER_POOL_FACTOR = 3
+__all__ = ["AdvancedPlayer", "advanced_player", "weighted_best"]
 
 
 def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
@@ -92,7 +88,7 @@ class AdvancedPlayer(PimcPlayer):
         solver = thread_solver()
         rng = random.Random(seed)
         drawn = weighted_worlds(state.view, evidence, self.worlds, rng, inference=self.inference,
-                                pool=PLAYER_POOL_FACTOR * self.worlds, solver=solver)
+                                solver=solver)
         rule = WinRule.of(state.declaration)
         if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
             try:
