@@ -25,8 +25,8 @@ def test_uniform_weights_play_as_pimc(seed: int) -> None:
     game = ALL_GAMES[seed % len(ALL_GAMES)]
     pos = random_position(rng, game, 22 + seed % 3)
     state = state_for(pos, Declaration(game))
-    assert AdvancedPlayer(pos.to_move, seed, worlds=10_000).play(state) == \
-        PimcPlayer(pos.to_move, seed, worlds=10_000).play(state)
+    assert AdvancedPlayer(pos.to_move, seed, worlds=10_000, full=True).play(state) == \
+        PimcPlayer(pos.to_move, seed, worlds=10_000, full=True).play(state)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -189,3 +189,62 @@ def test_bad_arguments() -> None:
         weighted_worlds(view, evidence, 10, random.Random(1), pool=5)
     with pytest.raises(DealFormatError, match="'x'"):
         weighted_worlds(view, evidence, 10, random.Random(1), inference="x")
+
+
+def test_game_value_counts_the_matadors_of_the_ten_cards() -> None:
+    """The cached count by trumps held equals scoring's count on the ten cards plus two non-trumps."""
+    from skatdd.analysis.inference.bids import game_value
+    from skatdd.core.rules import ALL_GAMES, trump_mask
+    from skatdd.core.scoring import BASE_VALUES, matadors
+    rng = random.Random(33)
+    for _ in range(2000):
+        hand = sum(1 << c for c in rng.sample(range(32), 10))
+        for game in ALL_GAMES:
+            if game.is_null:
+                continue
+            spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
+            tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
+            for hand_game in (False, True):
+                assert game_value(hand, game, hand_game=hand_game) == (tops + 1 + hand_game) * BASE_VALUES[game]
+
+
+def _features_by_the_cards(hand: int, game: Game, forehand: bool) -> tuple[float, ...]:
+    """hand_features' counts taken card by card, as the docstring states them (the tables must agree)."""
+    from skatdd.analysis.deals.evaluation import null_danger
+    from skatdd.core.rules import JACKS, suit_mask
+    fh = 1.0 if forehand else 0.0
+    if game.is_null:
+        suits = [hand >> (s * 8) & 0xFF for s in range(4)]
+        danger = sum(null_danger([r for r in range(8) if cards >> r & 1]) for cards in suits)
+        voids = sum(not cards for cards in suits)
+        high = sum(cards >> r & 1 for cards in suits for r in (5, 6, 7))
+        return (1.0, float(danger), float(high), float(sum(cards & 1 for cards in suits)), float(min(voids, 2)), fh)
+    aces = tens_with = bare = voids = solid = 0
+    for s in range(4):
+        if game != Game.GRAND and s == int(game):
+            continue
+        cards = hand & suit_mask(s) & ~JACKS
+        ace, ten = cards >> (s * 8 + 7) & 1, cards >> (s * 8 + 3) & 1
+        voids += not cards
+        aces += ace
+        tens_with += ace & ten
+        bare += ten & (ace ^ 1)
+        solid += cards.bit_count() - 3 if ace and ten and cards.bit_count() > 3 else 0
+    jacks = hand & JACKS
+    head = (1.0,) if game == Game.GRAND else (1.0, float((hand & (JACKS | suit_mask(int(game)))).bit_count()))
+    top = () if game == Game.GRAND else (float((hand >> (int(game) * 8 + 7) & 1) + (hand >> (int(game) * 8 + 3) & 1)),)
+    return (*head, float(jacks.bit_count()), float(jacks >> 28 & 1), float(jacks >> 20 & 1), *top, float(aces),
+            float(tens_with), float(bare), *((float(solid),) if game == Game.GRAND else ()), float(voids), fh)
+
+
+def test_hand_features_tables_count_what_the_cards_hold() -> None:
+    from skatdd.analysis.inference.bids import hand_features
+    from skatdd.core.cards import CJ, SJ
+    from skatdd.core.rules import ALL_GAMES
+    assert (CJ, SJ) == (28, 20)
+    rng = random.Random(34)
+    for _ in range(1500):
+        hand = sum(1 << c for c in rng.sample(range(32), 10))
+        for game in ALL_GAMES:
+            for forehand in (False, True):
+                assert hand_features(hand, game, forehand=forehand) == _features_by_the_cards(hand, game, forehand)

@@ -1,7 +1,8 @@
 """The players of ``skatdd match`` (skatdd.play.players, skatdd.play.heuristic) and the auction of generated deals.
 
-* ``pimc`` with more worlds than the view has plays a card that is best over
-  every world by the plain reference solver (the worlds found by an
+* ``pimc:N,full`` with more worlds than the view has plays a card that is best
+  over every world (by the declared game's score, then points) by the plain
+  reference solver (the worlds found by an
   independent enumeration); ``dd`` plays a double-dummy best card;
 * the heuristic's rules do what its docstring says in positions built for
   them, and every built-in player answers a legal card in every state;
@@ -22,8 +23,8 @@ from skatdd.core.cards import CARD_POINTS, mask_of, parse_card, parse_cards
 from skatdd.core.errors import SkatddError
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, Game, power
-from skatdd.core.scoring import Declaration
-from skatdd.engine.reference import reference_card_values
+from skatdd.core.scoring import Declaration, matadors, score_game
+from skatdd.engine.reference import reference_can_take_all, reference_card_values
 from skatdd.play import match
 from skatdd.play.auction import BID_VALUES, contract_limit, derived_auction
 from skatdd.play.deals import generated_deal
@@ -37,19 +38,28 @@ from test_worlds import replayable_splits
 
 
 def keys_over_worlds(pos: Position, declaration: Declaration) -> dict[int, tuple[int, int]]:
-    """Per legal card: (worlds the declarer wins, summed final points) over every world the mover cannot tell apart."""
+    """Per legal card: (the declared game's score, final points), each summed over every world the mover cannot
+    tell apart, by the plain reference solver (the score from the exact value and both sides' trick facts)."""
     seat = pos.to_move
     hidden = [s for s in range(3) if s != seat] + ([] if seat == pos.declarer and not declaration.hand else [SKAT])
+    played = sum(1 << card for who, card in pos.history if who == pos.declarer)
     keys: dict[int, tuple[int, int]] = {}
     for hand0, hand1, hand2, skat in replayable_splits(pos, hidden):
         world = Position(pos.game, pos.declarer, [hand0, hand1, hand2], skat, pos.leader, list(pos.trick),
                          pos.declarer_points, pos.declarer_tricks, pos.defender_tricks)
         for card, value in reference_card_values(world).items():
-            wins, points = keys.get(card, (0, 0))
+            score, points = keys.get(card, (0, 0))
             if pos.game.is_null:
-                keys[card] = (wins + bool(value), 0)
-            else:
-                keys[card] = (wins + (int(value) >= 61), points + int(value))
+                keys[card] = (score + score_game(declaration, tricks=0 if value else 1).score, 0)
+                continue
+            world.play(card)
+            everything = pos.defender_tricks == 0 and reference_can_take_all(world, True)
+            nothing = pos.declarer_tricks == 0 and reference_can_take_all(world, False)
+            world.undo()
+            mats = matadors(pos.game, [hand0, hand1, hand2][pos.declarer] | skat | played)
+            tricks = 10 if everything else 0 if nothing else None
+            result = score_game(declaration, matadors=mats, points=int(value), tricks=tricks).score
+            keys[card] = (score + result, points + int(value))
     return keys
 
 
@@ -58,7 +68,7 @@ def cheapest_of(cards: list[int], game: Game) -> int:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_pimc_with_every_world_plays_a_best_card_by_brute_force(seed: int) -> None:
+def test_full_pimc_with_every_world_plays_a_best_card_by_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     game = ALL_GAMES[seed % len(ALL_GAMES)]
     pos = random_position(rng, game, 22 + seed % 3)
@@ -67,7 +77,7 @@ def test_pimc_with_every_world_plays_a_best_card_by_brute_force(seed: int) -> No
     pick = max if pos.to_move == pos.declarer else min
     target = pick(keys.values())
     best = [card for card, key in keys.items() if key == target]
-    card = PimcPlayer(pos.to_move, seed, worlds=10_000).play(state_for(pos, declaration))
+    card = PimcPlayer(pos.to_move, seed, worlds=10_000, full=True).play(state_for(pos, declaration))
     assert card == cheapest_of(best, game)
 
 

@@ -262,6 +262,35 @@ class Solver:
         return self.engine.card_values_many(int(pos.game), pos.declarer, _engine.POINTS, hands, pos.leader, pos.trick,
                                             exact=exact, target=WIN_POINTS, base=base, skats=skats, tables=tables)
 
+    def card_reaches_many(self, pos: Position, hands: Buffer, skats: Buffer, question: str,
+                          target: int = WIN_POINTS) -> array[int]:
+        """One threshold question about every legal card in many worlds of one decision, in one engine call.
+
+        Suit and grand only; *pos*, *hands* and *skats* as in :meth:`card_values_many`
+        (*skats* required: one mask a world).  Per world 32 entries by card
+        int, -1 for a card that is not legal, else 1 when the answer is yes:
+        *question* ``"points"``, the declarer finishes with at least *target*
+        card points (skat included); ``"takes_rest"``, he takes every trick
+        left (the current one included); ``"takes_a_trick"``, he takes at
+        least one trick from here.  Each world is searched with the tables
+        emptied first (``tables="clear"``), as :meth:`card_values_many` is by
+        its callers.
+        """
+        if pos.game.is_null:
+            raise ValueError("card_reaches_many() needs a suit or grand game")
+        game = int(pos.game)
+        if question == "points":
+            return self.engine.card_values_many(game, pos.declarer, _engine.POINTS, hands, pos.leader, pos.trick,
+                                                exact=False, target=target, base=pos.declarer_points, skats=skats,
+                                                tables="clear")
+        if question == "takes_rest":   # the defenders' tricks from here stay below 1
+            return self.engine.card_values_many(game, pos.declarer, _engine.DEFENDER_TRICKS, hands, pos.leader,
+                                                pos.trick, exact=False, target=1, skats=skats, tables="clear")
+        if question == "takes_a_trick":
+            return self.engine.card_values_many(game, pos.declarer, _engine.DECLARER_TRICKS, hands, pos.leader,
+                                                pos.trick, exact=False, target=1, skats=skats, tables="clear")
+        raise ValueError(f"unknown question {quote(question)}")
+
     def line(self, pos: Position, *, value: int | None = None) -> list[Card]:
         """A principal variation from *pos* to the last card (null: to the trick the declarer must take).
 

@@ -7,7 +7,11 @@ Named on the command line (:func:`advanced_player`, reached through
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference: each
     world's double-dummy results count with its weight; the best card for
-    the side by weighted win fraction, then weighted mean card points.
+    the side by the weighted mean score of the declared game, then weighted
+    mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
+    the bidding's resampled worlds, whole-number weights, are solved in a
+    random order until the plain player's stopping rule settles the card;
+    the play's likelihood weights are solved in full).
 ``alphamu:N:K``
     plain PIMC over N uniform worlds until the declarer has at most K cards;
     from then on the declarer plays the best honest card
@@ -27,6 +31,7 @@ import functools
 import random
 from collections.abc import Sequence
 
+from skatdd.analysis.advise.adaptive import decide_weighted
 from skatdd.analysis.advise.api import WinRule, card_results, world_position
 from skatdd.analysis.honest.api import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
 from skatdd.analysis.inference.api import INFERENCES, Evidence, weighted_worlds
@@ -71,8 +76,9 @@ class AdvancedPlayer(PimcPlayer):
     is the plain PIMC player's; only :meth:`choose` differs.
     """
 
-    def __init__(self, seat: int, seed: int, worlds: int, inference: str = "none", honest: int | None = None) -> None:
-        super().__init__(seat, seed, worlds)
+    def __init__(self, seat: int, seed: int, worlds: int, inference: str = "none", honest: int | None = None,
+                 full: bool = False) -> None:
+        super().__init__(seat, seed, worlds, full)
         self.inference = inference
         self.honest = honest
 
@@ -80,7 +86,8 @@ class AdvancedPlayer(PimcPlayer):
         """The chosen card for *state* at *pos* (module docstring), its worlds drawn from *seed*."""
         evidence = Evidence.of(pos, state.declaration, state.bids)
         solver = thread_solver()
-        drawn = weighted_worlds(state.view, evidence, self.worlds, random.Random(seed), inference=self.inference,
+        rng = random.Random(seed)
+        drawn = weighted_worlds(state.view, evidence, self.worlds, rng, inference=self.inference,
                                 solver=solver)
         rule = WinRule.of(state.declaration)
         if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
@@ -94,8 +101,16 @@ class AdvancedPlayer(PimcPlayer):
                 keys = {c.card: (c.honest_win, c.pimc_win, pairs[c.card][1]) for c in result.cards}
                 top = max(keys.values())
                 return cheapest([card for card, key in keys.items() if key == top], state.game)
-        best, _ = weighted_best(pos, drawn.worlds, drawn.weights, rule, state.is_declarer)
-        return cheapest(best, state.game)
+        # The worlds as the plain player judges them: mean score from threshold questions, the resampled worlds
+        # (whole-number weights) drawn in a random order until the stopping rule settles the card.
+        declarer_played = 0
+        for seat, card in state.played:
+            if seat == state.declarer:
+                declarer_played |= 1 << card
+        choice = decide_weighted(pos, state.declaration, drawn.worlds, drawn.weights, rng,
+                                 solver=solver, bid=state.bid, declarer_played=declarer_played, adaptive=not self.full)
+        self.used.append(choice.used)
+        return cheapest(choice.best, state.game)
 
 
 def _bad(name: str, why: str) -> SkatddError:

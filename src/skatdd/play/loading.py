@@ -1,7 +1,7 @@
 """Naming players: :func:`load_player` turns a name from the command line into a :class:`PlayerSpec`.
 
 The names (the players are described in :mod:`skatdd.play.players` and
-:mod:`skatdd.play.advanced`): ``random``, ``heuristic``, ``pimc[:N]`` and ``dd``
+:mod:`skatdd.play.advanced`): ``random``, ``heuristic``, ``pimc[:N[,full]]`` and ``dd``
 (:mod:`.players`); ``pimc:N+bids|+play|+all`` and ``alphamu:N:K[+...]``
 (:mod:`.advanced`); a plug-in ``module.path:factory`` or
 ``path/to/file.py:factory``.  This module sits above both player modules, so
@@ -25,12 +25,12 @@ from .players import DEFAULT_PIMC_WORLDS, DDPlayer, PimcPlayer, PlayerFactory, P
 __all__ = ["BUILT_IN", "load_player"]
 
 
-def _pimc_factory(worlds: int) -> PlayerFactory:
-    """The factory of ``pimc:N``: :class:`PimcPlayer` with *worlds* worlds."""
-    return functools.partial(PimcPlayer, worlds=worlds)
+def _pimc_factory(worlds: int, full: bool = False) -> PlayerFactory:
+    """The factory of ``pimc:N`` (``pimc:N,full`` with *full*): :class:`PimcPlayer` with *worlds* worlds."""
+    return functools.partial(PimcPlayer, worlds=worlds, full=full)
 
 
-BUILT_IN = ("random", "heuristic", "pimc[:N]", "dd")
+BUILT_IN = ("random", "heuristic", "pimc[:N[,full]]", "dd")
 
 
 def _unknown(name: str, why: str) -> SkatddError:
@@ -133,7 +133,11 @@ def load_player(name: str | PlayerSpec | PlayerFactory) -> PlayerSpec:
         return advanced_player(text)  # weighted worlds and honest endgames (skatdd.play.advanced)
     if text == "pimc" or text.startswith("pimc:"):
         count = text.partition(":")[2] if ":" in text else str(DEFAULT_PIMC_WORLDS)
+        count, comma, option = count.partition(",")
+        if comma and option != "full":
+            raise _unknown(name, f"pimc:N takes the option ',full' only, not {quote(',' + option)}")
         if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:
             raise _unknown(name, "pimc:N needs a number of worlds N from 1 to 100000")
-        return PlayerSpec(f"pimc:{int(count)}", _pimc_factory(int(count)), False)
+        return PlayerSpec(f"pimc:{int(count)}{',full' if comma else ''}", _pimc_factory(int(count), bool(comma)),
+                          False)
     return _plugin(text)

@@ -17,11 +17,17 @@ Built-in players, named on the command line (:func:`skatdd.play.loading.load_pla
     rule-based play from common Skat advice (:mod:`skatdd.play.heuristic`,
     every rule documented there); no search, no randomness.
 ``pimc`` / ``pimc:N``
-    the card :func:`skatdd.analysis.advise.api.advise` would choose over N worlds
-    (default :data:`DEFAULT_PIMC_WORLDS`): perfect-information Monte Carlo
-    over the worlds the seat cannot tell apart, drawn uniformly (all of them
-    when there are at most N), each solved double-dummy; the best card for
-    its side by win chance, then by mean card points.
+    perfect-information Monte Carlo over at most N worlds (default
+    :data:`DEFAULT_PIMC_WORLDS`) the seat cannot tell apart, drawn uniformly
+    (all of them, in a random order, when there are at most N), each solved
+    double-dummy by threshold questions (:mod:`skatdd.analysis.advise.adaptive`):
+    the best card for its side by the declared game's mean score (won or
+    lost, schneider, schwarz), ties by mean card points.  The worlds are
+    solved eight at a time until a stated stopping rule says the choice is
+    settled; :attr:`PimcPlayer.used` records the worlds each decision used.
+``pimc:N,full``
+    the same, always over all N worlds (the full evaluation the stopping
+    rule is measured against).
 ``dd``
     sees every card and plays a double-dummy best card: by the game's
     winning level, then by card points, so against itself every deal ends
@@ -49,10 +55,12 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from skatdd.analysis.advise.api import WinRule, advise, card_results
+from skatdd.analysis.advise.adaptive import decide
+from skatdd.analysis.advise.api import WinRule, card_results
 from skatdd.analysis.worlds.draw import WorldSpace
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
+from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver
 
 from .heuristic import HeuristicPlayer, cheapest
@@ -141,19 +149,23 @@ class RandomPlayer:
 
 
 class PimcPlayer:
-    """The card :func:`~skatdd.analysis.advise.api.advise` chooses over *worlds* worlds of the state's view.
+    """The best card by mean score over at most *worlds* worlds of the state's view (module docstring).
 
     The worlds of each card are drawn with a seed taken from
-    ``random.Random(seed)``, one per decision.  A forced card (one legal
-    card) is played without a search.  The decision loop (:meth:`play`) is
-    shared with the players that judge the worlds otherwise
+    ``random.Random(seed)``, one per decision; *full*: always all *worlds*
+    of them (no stopping rule).  ``used`` lists the worlds each searched
+    decision solved, in order.  A forced card (one legal card) is played
+    without a search.  The decision loop (:meth:`play`) is shared with the
+    players that judge the worlds otherwise
     (:class:`skatdd.play.advanced.AdvancedPlayer`), which override
     :meth:`choose`.
     """
 
-    def __init__(self, seat: int, seed: int, worlds: int = DEFAULT_PIMC_WORLDS) -> None:
+    def __init__(self, seat: int, seed: int, worlds: int = DEFAULT_PIMC_WORLDS, full: bool = False) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
+        self.full = full
+        self.used: list[int] = []
 
     def play(self, state: PlayerState) -> Card:
         """The chosen card (:meth:`choose`); a forced card without a search, but still one seed drawn."""
@@ -164,9 +176,15 @@ class PimcPlayer:
         return self.choose(state, state.position(WorldSpace(state.view)[0]), seed)
 
     def choose(self, state: PlayerState, pos: Position, seed: int) -> Card:
-        """The advised card for *state* at *pos*, its worlds drawn from *seed*; among equally good ones :func:`cheapest`."""
-        advice = advise(pos, state.declaration, worlds=self.worlds, seed=seed, solver=thread_solver())
-        return cheapest(advice.best, state.game)
+        """The best card for *state* at *pos*, its worlds drawn from *seed*; among equally good ones :func:`cheapest`."""
+        declarer_played = 0
+        for seat, card in state.played:
+            if seat == state.declarer:
+                declarer_played |= 1 << card
+        choice = decide(pos, state.declaration, state.view, self.worlds, generator(seed), solver=thread_solver(),
+                        bid=state.bid, declarer_played=declarer_played, adaptive=not self.full)
+        self.used.append(choice.used)
+        return cheapest(choice.best, state.game)
 
 
 class DDPlayer:

@@ -42,12 +42,13 @@ True
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from skatdd.analysis.deals.evaluation import null_danger as _null_danger
-from skatdd.core.cards import ACE, CJ, SJ, TEN, Mask
+from skatdd.core.cards import ACE, CJ, JACK, SJ, TEN, Mask
 from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.rules import ALL_GAMES, JACKS, Game, suit_mask, trump_mask
 from skatdd.core.scoring import BASE_VALUES, NULL_VALUES, matadors
@@ -124,35 +125,29 @@ def hand_features(hand: Mask, game: Game, *, forehand: bool) -> tuple[float, ...
     """
     fh = 1.0 if forehand else 0.0
     if game.is_null:
-        danger = 0
-        voids = 0
+        danger = voids = high = sevens = 0
         for s in range(4):
-            cards = hand >> (s * 8) & 0xFF
-            if not cards:
-                voids += 1
-            # Null order 7 8 9 10 J Q K A is the card encoding's rank order.
-            danger += _null_danger([r for r in range(8) if cards >> r & 1])
-        high = sum(hand >> (s * 8 + r) & 1 for s in range(4) for r in (5, 6, 7))
-        sevens = sum(hand >> (s * 8) & 1 for s in range(4))
+            # Null order 7 8 9 10 J Q K A is the card encoding's rank order (one table row per suit's cards).
+            void, suit_danger, suit_high, seven = _NULL_SUIT[hand >> (s * 8) & 0xFF]
+            voids += void
+            danger += suit_danger
+            high += suit_high
+            sevens += seven
         return (1.0, float(danger), float(high), float(sevens), float(min(voids, 2)), fh)
     jacks = hand & JACKS
     n_jacks = jacks.bit_count()
     cj, sj = float(jacks >> CJ & 1), float(jacks >> SJ & 1)
-    side = range(4) if game == Game.GRAND else [s for s in range(4) if s != int(game)]
+    trump = -1 if game == Game.GRAND else int(game)
     aces = tens_with = bare = voids = solid = 0
-    for s in side:
-        cards = hand & _SUITS[s]
-        if not cards:
-            voids += 1
+    for s in range(4):
+        if s == trump:
             continue
-        ace = cards >> _ACES[s] & 1
-        ten = cards >> _TENS[s] & 1
+        void, ace, with_ace, bare_ten, long = _SIDE_SUIT[hand >> (s * 8) & _NO_JACK]
+        voids += void
         aces += ace
-        tens_with += ace & ten
-        bare += ten & (ace ^ 1)
-        length = cards.bit_count()
-        if ace and ten and length > 3:
-            solid += length - 3
+        tens_with += with_ace
+        bare += bare_ten
+        solid += long
     if game == Game.GRAND:
         return (1.0, float(n_jacks), cj, sj, float(aces), float(tens_with), float(bare), float(solid),
                 float(voids), fh)
@@ -160,6 +155,30 @@ def hand_features(hand: Mask, game: Game, *, forehand: bool) -> tuple[float, ...
     trump_top = float((hand >> _ACES[int(game)] & 1) + (hand >> _TENS[int(game)] & 1))
     return (1.0, float(trumps), float(n_jacks), cj, sj, trump_top, float(aces), float(tens_with), float(bare),
             float(voids), fh)
+
+
+#: One suit's eight rank bits without its jack.
+_NO_JACK = 0xFF & ~(1 << JACK)
+
+
+def _side_suit(cards: int) -> tuple[int, int, int, int, int]:
+    """A side suit's (void, ace, ten with its ace, ten without, cards beyond three under ace and ten)."""
+    if not cards:
+        return 1, 0, 0, 0, 0
+    ace, ten = cards >> ACE & 1, cards >> TEN & 1
+    length = cards.bit_count()
+    return 0, ace, ace & ten, ten & (ace ^ 1), length - 3 if ace and ten and length > 3 else 0
+
+
+def _null_suit(cards: int) -> tuple[int, int, int, int]:
+    """A null suit's (void, danger, aces kings and queens, seven)."""
+    return (int(not cards), _null_danger([r for r in range(8) if cards >> r & 1]),
+            sum(cards >> r & 1 for r in (5, 6, 7)), cards & 1)
+
+
+#: :func:`hand_features`' per-suit counts for every pattern of a suit's cards (the features sum them).
+_SIDE_SUIT = tuple(_side_suit(cards) for cards in range(256))
+_NULL_SUIT = tuple(_null_suit(cards) for cards in range(256))
 
 
 def _sigmoid(x: float) -> float:
@@ -191,10 +210,26 @@ def game_value(hand: Mask, game: Game, *, hand_game: bool = False) -> int:
     """
     if game.is_null:
         return NULL_VALUES[False, hand_game]
-    # scoring.matadors counts twelve cards: two cards of no trump leave the count of the ten unchanged.
-    spare = [c for c in range(32) if not (hand | trump_mask(game)) >> c & 1][:2]
-    tops = abs(matadors(game, hand | 1 << spare[0] | 1 << spare[1]))
-    return (tops + 1 + int(hand_game)) * BASE_VALUES[game]
+    trumps = _TRUMPS[game]
+    return (_tops(game, hand & trumps) + 1 + int(hand_game)) * BASE_VALUES[game]
+
+
+#: Each suit and grand game's trumps (a mask), looked up for every pool world.
+_TRUMPS = {game: trump_mask(game) for game in ALL_GAMES if not game.is_null}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tops(game: Game, trumps: Mask) -> int:
+    """The matadors (with or without) of ten cards holding the trumps *trumps*: they depend on nothing else."""
+    # scoring.matadors counts twelve cards: any twelve with these trumps and no other (the two added are the
+    # lowest non-trumps, ten of which at least are free) give the ten cards' count.
+    free = ~_TRUMPS[game] & 0xFFFFFFFF
+    others = 0
+    while others.bit_count() < 12 - trumps.bit_count():
+        low = free & -free
+        others |= low
+        free ^= low
+    return abs(matadors(game, trumps | others))
 
 
 class _Games(NamedTuple):
@@ -204,8 +239,13 @@ class _Games(NamedTuple):
     plays: tuple[float, ...]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _games(hand: Mask, forehand: bool) -> _Games:
-    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order."""
+    """:func:`game_value` and :func:`play_chance` of every contract, in :data:`skatdd.core.rules.ALL_GAMES` order.
+
+    Cached: a pure function of the ten cards, asked again for the same hand
+    in many worlds of a decision and in every decision of a game.
+    """
     values = tuple(game_value(hand, g) for g in ALL_GAMES)
     plays = tuple(play_chance(win_chance(hand, g, forehand=forehand)) for g in ALL_GAMES)
     return _Games(values, plays)

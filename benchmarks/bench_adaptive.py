@@ -1,0 +1,140 @@
+"""A/B CPU benchmark of adaptive PIMC (issue 33): whole ``skatdd match`` runs, and single decisions.
+
+Matches (``--match``): ``skatdd match A random`` on the same deals for each
+A in ``pimc:N`` (adaptive), ``pimc:N,full`` (every one of the N worlds) and,
+with ``--before SRC``, ``pimc:N`` of another source tree (the code before:
+``git worktree add --detach /tmp/before <commit>`` and copy this tree's
+compiled ``src/skatdd/engine/*.so`` into it when solver/ did not change).
+The runs are interleaved A, B, C, A, B, C, ... ``--reps`` times; each
+prints the CPU time (user + sys) of the command and its workers, and the
+medians come last, with the load average.  Decisions (``--decisions``):
+generated deals played out by the first player named, every player asked
+for its card on the same states; CPU per decision (median, mean, total)
+and, for the adaptive players, the worlds each decision used.
+
+    python benchmarks/bench_adaptive.py --match --worlds 30 --deals 40 --reps 3 --before /tmp/before/src
+    python benchmarks/bench_adaptive.py --decisions 6 --worlds 10 pimc:10 pimc:10,full pimc:10+bids
+
+Not part of the test run; timings on a loaded machine measure the load, so
+compare CPU, not wall time.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def match_cpu(a: str, b: str, *, deals: int, seed: int, jobs: int, src: str | None) -> tuple[float, float, dict]:
+    """``(CPU s, wall s, summary)`` of one ``skatdd match`` run, with ``PYTHONPATH=src`` when given."""
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
+    with tempfile.TemporaryDirectory() as folder:
+        args = [sys.executable, "-m", "skatdd", "match", a, b, "--deals", str(deals), "--seed", str(seed),
+                "--jobs", str(jobs), "-o", str(Path(folder) / "m.jsonl"), "--json"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=folder, check=False)
+        wall = time.perf_counter() - wall
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"skatdd match exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, json.loads(proc.stdout)
+
+
+def run_matches(args: argparse.Namespace) -> None:
+    n = args.worlds
+    cases = [(f"pimc:{n}", args.after, "after"), (f"pimc:{n},full", args.after, "full")]
+    if args.before:
+        cases.insert(0, (f"pimc:{n}", args.before, "before"))
+    cpu: dict[str, list[float]] = collections.defaultdict(list)
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: skatdd match A {args.opponent} --deals "
+          f"{args.deals} --seed {args.seed} --jobs {args.jobs}", flush=True)
+    for rep in range(args.reps):
+        for player, src, label in cases:
+            seconds, wall, summary = match_cpu(player, args.opponent, deals=args.deals, seed=args.seed,
+                                               jobs=args.jobs, src=src)
+            cpu[label].append(seconds)
+            edge = summary["edge"]["score"]
+            print(f"  rep {rep + 1} {label:6} {player:14} {seconds:7.1f} s CPU {wall:7.1f} s wall, edge "
+                  f"{edge['mean']:+.1f} {edge['ci']}, load {os.getloadavg()[0]:.2f}", flush=True)
+    base = statistics.median(cpu["before"]) if "before" in cpu else None
+    for label, values in cpu.items():
+        ratio = f", {statistics.median(values) / base:.2f}x before" if base else ""
+        print(f"median {label:6} {statistics.median(values):7.1f} s CPU{ratio}")
+
+
+def run_decisions(args: argparse.Namespace) -> None:
+    from skatdd.core.position import Position
+    from skatdd.play.deals import generated_deal
+    from skatdd.play.loading import load_player
+    from skatdd.play.state import state_for
+
+    names = args.players or [f"pimc:{args.worlds}", f"pimc:{args.worlds},full"]
+    specs = [load_player(name) for name in names]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    used: dict[str, list[int]] = {name: [] for name in names}
+    for index in range(1, args.decisions + 1):
+        deal = generated_deal(args.seed, index)
+        hands = list(deal.hands)
+        hands[deal.declarer] = (hands[deal.declarer] | deal.skat) & ~deal.discard
+        pos = Position(deal.declaration.game, deal.declarer, hands, deal.discard, leader=0)
+        players = {spec.name: [spec.factory(seat, index * 3 + seat) for seat in range(3)] for spec in specs}
+        while not pos.is_over():
+            state = state_for(pos, deal.declaration, deal.bids, deal.bid)
+            card = state.legal[0]
+            for name in names:
+                started = time.process_time()
+                chosen = players[name][pos.to_move].play(state)  # type: ignore[union-attr]
+                if len(state.legal) > 1:
+                    times[name].append(time.process_time() - started)
+                if name == names[0]:
+                    card = int(chosen)
+            pos.play(card)
+        for name in names:
+            for player in players[name]:
+                used[name].extend(getattr(player, "used", []))
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}")
+    for name in names:
+        ms = [t * 1000 for t in times[name]]
+        worlds = used[name]
+        shown = f", worlds used: mean {statistics.mean(worlds):.1f}, median {statistics.median(worlds):g}" \
+            if worlds else ""
+        print(f"{name:16} {len(ms)} decisions, median {statistics.median(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms,"
+              f" total {sum(ms) / 1000:.2f} s CPU{shown}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("players", nargs="*", help="--decisions: the players (default pimc:N and pimc:N,full)")
+    parser.add_argument("--match", action="store_true", help="A/B whole matches against --opponent")
+    parser.add_argument("--decisions", type=int, metavar="DEALS", help="time single decisions over DEALS deals")
+    parser.add_argument("--worlds", type=int, default=30)
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", help="src folder of the code before (PYTHONPATH for the 'before' runs)")
+    parser.add_argument("--after", help="src folder of the code after (default: the installed skatdd)")
+    args = parser.parse_args()
+    if args.match:
+        run_matches(args)
+    if args.decisions:
+        run_decisions(args)
+
+
+if __name__ == "__main__":
+    main()
