@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -48,22 +48,69 @@ __all__ = ["command"]
 # --------------------------------------------------------------------------- the command
 
 
-def _deal_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any]:
-    """``(items, handler, total, line_id)`` for ``--deals N`` or ``--deals FILE`` (``-``: standard input)."""
+def _deal_source(deals: str, seed: int, items_of: Callable[..., Any] = match_items, stdin_handler: Any = file_line,
+                 ) -> tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any]:
+    """``(items, handler, total, line_id)`` for ``--deals N`` or ``--deals FILE`` (``-``: standard input).
+
+    *items_of* is the referee's ``match_items`` (card play) or ``full_match_items`` (``--full``), and
+    *stdin_handler* the handler of its file lines.
+    """
     text = deals.strip()
     if text.isascii() and text.isdigit():
         if int(text) < 1:
             raise click.BadParameter(f"{deals!r}: expected a number of deals >= 1 or a FILE of deals", param_hint="--deals")
-        items, handler, total, line_id = match_items(int(text), seed)
+        items, handler, total, line_id = items_of(int(text), seed)
         return iter(items), handler, total, line_id
     if deals == "-":
-        return game_lines(stdin_bytes()), file_line, None, game_line_id
+        return game_lines(stdin_bytes()), stdin_handler, None, game_line_id
     try:
-        items, handler, total, line_id = match_items(deals, seed)
+        items, handler, total, line_id = items_of(deals, seed)
     except OSError as exc:
         raise click.BadParameter(f"cannot read {deals!r}: {exc.strerror or exc} (expected a number of deals or a "
                                  "FILE of deals)", param_hint="--deals") from None
     return iter(items), handler, total, line_id
+
+
+def _play(source: tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any], config: Any, *, command: str,
+          names: dict[str, str], deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
+          output: str | None, resume: bool, tt_mb: int, on_prior: Callable[[dict[str, Any]], None],
+          on_record: Callable[[dict[str, Any]], None]) -> int:
+    """Stream the deals of *source* through the runner into ``-o`` (or stdout); the runner's exit status (0: all ran).
+
+    *command* names the run in the ``-o`` fingerprint (so ``--resume`` refuses another command's file);
+    *on_prior* sees each record already in the file, *on_record* each new one.
+    """
+    items, handler, total, line_id = source
+    status = 0
+    origin = None if deals.isdigit() else deals
+    fingerprint = output_fingerprint(output, origin, {"command": command, "A": names["A"], "B": names["B"],
+                                                      "--deals": deals if origin is None else None, "--seed": seed,
+                                                      "--timeout": timeout})
+    # Players run with descriptor 1 at stderr; the lines go out through the referee's own descriptor.
+    with input_errors(), results_apart() as results, \
+            ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior, run=fingerprint,
+                       stdout=results) as sink:
+        run = functools.partial(handler, config=config)
+        workers = worker_count(jobs, total)
+        solver = Solver(tt_mb=tt_mb)
+        try:
+            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, solver=solver, emit=emit, dask=dask,
+                                                  total=total), total,
+                           what="deal lines could not be played", sink=sink, on_record=on_record)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+            if status == 0:  # stdout was closed (`| head`): nothing more to say
+                raise
+    return status
+
+
+def _exit(status: int, failed: int, deals: int) -> None:
+    """Exit with the runner's *status*, or 1 with a line on stderr when *failed* of the deals failed; else return."""
+    if status:
+        sys.exit(status)
+    if failed:
+        click.echo(f"Error: {failed} of {deals + failed} deals failed (see 'failed' in their lines)", err=True)
+        sys.exit(1)
 
 
 @click.command("match")
@@ -118,7 +165,7 @@ def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | N
         names = config.names()
         specs = config.specs()
     summary = MatchSummary(players=names, cheats=[label for label, spec in zip(LABELS, specs, strict=True) if spec.cheats])
-    items, handler, total, line_id = _deal_source(deals, seed)
+    source = _deal_source(deals, seed)
 
     def on_prior(record: dict[str, Any]) -> None:
         """A record already in -o FILE (--resume): it must come from the same players and seed."""
@@ -127,33 +174,10 @@ def command(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | N
                               f"{record.get('seed')}, not by {names} with seed {seed}: not this match's output")
         summary.add(record)
 
-    status = 0
-    source = None if deals.isdigit() else deals
-    fingerprint = output_fingerprint(output, source, {"command": "match", "A": names["A"], "B": names["B"],
-                                                      "--deals": deals if source is None else None, "--seed": seed,
-                                                      "--timeout": timeout})
-    # Players run with descriptor 1 at stderr; the lines go out through the referee's own descriptor.
-    with input_errors(), results_apart() as results, \
-            ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior, run=fingerprint,
-                       stdout=results) as sink:
-        run = functools.partial(handler, config=config)
-        workers = worker_count(jobs, total)
-        solver = Solver(tt_mb=tt_mb)
-        try:
-            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, solver=solver, emit=emit, dask=dask,
-                                                  total=total), total,
-                           what="deal lines could not be played", sink=sink, on_record=summary.add)
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 1
-            if status == 0:  # stdout was closed (`| head`): nothing more to say
-                raise
+    status = _play(source, config, command="match", names=names, deals=deals, seed=seed, timeout=timeout, jobs=jobs,
+                   dask=dask, output=output, resume=resume, tt_mb=tt_mb, on_prior=on_prior, on_record=summary.add)
     _report(summary, as_json, to_stdout=output is not None)
-    if status:
-        sys.exit(status)
-    if summary.failed:
-        click.echo(f"Error: {summary.failed} of {summary.deals + summary.failed} deals failed (see 'failed' in "
-                   "their lines)", err=True)
-        sys.exit(1)
+    _exit(status, summary.failed, summary.deals)
 
 
 def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
@@ -167,24 +191,6 @@ def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
 # --------------------------------------------------------------------------- --full
 
 
-def _full_source(deals: str, seed: int) -> tuple[Iterator[tuple[int, bytes | str]], Any, int | None, Any]:
-    """``(items, handler, total, line_id)`` for ``--full --deals N|FILE``."""
-    text = deals.strip()
-    if text.isascii() and text.isdigit():
-        if int(text) < 1:
-            raise click.BadParameter(f"{deals!r}: expected a number of deals >= 1 or a FILE of deals", param_hint="--deals")
-        items, handler, total, line_id = full_match_items(int(text), seed)
-        return iter(items), handler, total, line_id
-    if deals == "-":
-        return game_lines(stdin_bytes()), full_file_line, None, game_line_id
-    try:
-        items, handler, total, line_id = full_match_items(deals, seed)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {deals!r}: {exc.strerror or exc} (expected a number of deals or a "
-                                 "FILE of deals)", param_hint="--deals") from None
-    return iter(items), handler, total, line_id
-
-
 def _full(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
           output: str | None, resume: bool, as_json: bool, tt_mb: int) -> None:
     """``match --full``: the six seatings of every deal (:mod:`skatdd.play.full_match`), then its summary."""
@@ -192,7 +198,7 @@ def _full(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | Non
         config = FullConfig(a, b, seed, timeout)
         names = config.names()
     summary = FullSummary(players=names)
-    items, handler, total, line_id = _full_source(deals, seed)
+    source = _deal_source(deals, seed, full_match_items, full_file_line)
 
     def on_prior(record: dict[str, Any]) -> None:
         if "players" in record and (record.get("players") != names or record.get("seed") != seed
@@ -202,32 +208,11 @@ def _full(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | Non
                               "match's output")
         summary.add(record)
 
-    status = 0
-    source = None if deals.isdigit() else deals
-    fingerprint = output_fingerprint(output, source, {"command": "match --full", "A": names["A"], "B": names["B"],
-                                                      "--deals": deals if source is None else None, "--seed": seed,
-                                                      "--timeout": timeout})
-    with input_errors(), results_apart() as results, \
-            ResultSink(output, items, resume=resume, line_id=line_id, on_record=on_prior, run=fingerprint,
-                       stdout=results) as sink:
-        run = functools.partial(handler, config=config)
-        workers = worker_count(jobs, total)
-        solver = Solver(tt_mb=tt_mb)
-        try:
-            stream_results(lambda emit: run_lines(items, handler=run, jobs=workers, solver=solver, emit=emit, dask=dask,
-                                                  total=total), total,
-                           what="deal lines could not be played", sink=sink, on_record=summary.add)
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 1
-            if status == 0:
-                raise
+    status = _play(source, config, command="match --full", names=names, deals=deals, seed=seed, timeout=timeout,
+                   jobs=jobs, dask=dask, output=output, resume=resume, tt_mb=tt_mb, on_prior=on_prior,
+                   on_record=summary.add)
     if as_json:
         emit_json(summary.to_json())
     else:
         click.echo("\n".join(summary.lines()), err=output is None)
-    if status:
-        sys.exit(status)
-    if summary.failed:
-        click.echo(f"Error: {summary.failed} of {summary.deals + summary.failed} deals failed (see 'failed' in "
-                   "their lines)", err=True)
-        sys.exit(1)
+    _exit(status, summary.failed, summary.deals)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +49,17 @@ from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
+from skatdd.formats.files import game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput, parse_input
+from skatdd.runner.game_lines import game_line_id
+from skatdd.runner.outcome import LineOutcome, line_text
 
 from .auction import generated_auction
 from .state import Bid
 
-__all__ = ["MatchDeal", "deal_from_input", "deal_from_json_line", "derive_seed", "generated_deal", "generated_id"]
+__all__ = ["Items", "MatchDeal", "deal_from_input", "deal_from_json_line", "deal_items", "derive_seed", "generated_deal",
+           "generated_id"]
 
 
 def derive_seed(*parts: object) -> int:
@@ -201,3 +206,41 @@ def deal_from_json_line(obj: dict[str, Any] | str) -> MatchDeal:
         raise DealFormatError(f"a match deal in JSON must be an object, got {quote(text)}")
     found = parse_input(text)  # every malformed field is reported here
     return deal_from_input(found, json.loads(text))
+
+
+Items = Iterable[tuple[int, "bytes | str"]]
+
+
+def deal_items(deals: int | str | Iterable[Any], seed: int, *, generated: Callable[..., LineOutcome],
+               from_file: Callable[..., LineOutcome], deal_type: type, dumps: Callable[[Any], str] = json_text,
+               ) -> tuple[Items, Callable[..., LineOutcome], int | None, Callable[[bytes | str], Any]]:
+    """The runner's view of *deals*: ``(items, handler, total, line_id)``, for ``match`` and ``match --full`` alike.
+
+    *deals* is a number N of generated deals (handled by *generated*, each line the deal's index), a path to a file
+    of deals (one a line, handled by *from_file*), or the deals themselves: *deal_type* objects (their
+    ``to_json()``) and JSON objects written as lines by *dumps*, or the lines as text.
+    """
+    if isinstance(deals, bool):
+        raise TypeError("deals must be a number of deals, a path or the deals themselves, not a bool")
+    if isinstance(deals, int):
+        return (((i, str(i)) for i in range(1, deals + 1)), generated, deals,
+                lambda raw: generated_id(seed, int(line_text(raw))))
+    if isinstance(deals, str):
+        path = deals
+        with open(path, "rb") as fh:
+            total = sum(1 for _ in game_lines(fh))
+
+        def lines_of_file() -> Iterator[tuple[int, bytes | str]]:
+            with open(path, "rb") as fh:
+                yield from game_lines(fh)
+
+        return lines_of_file(), from_file, total, game_line_id
+    lines: list[tuple[int, bytes | str]] = []
+    for i, deal in enumerate(deals, start=1):
+        if isinstance(deal, deal_type):
+            lines.append((i, dumps(deal.to_json())))  # type: ignore[attr-defined]
+        elif isinstance(deal, dict):
+            lines.append((i, dumps(deal)))
+        else:
+            lines.append((i, str(deal)))
+    return lines, from_file, len(lines), game_line_id

@@ -28,7 +28,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -37,13 +37,13 @@ from skatdd.core.dealing import random_deal
 from skatdd.core.errors import DealFormatError, SkatddError, quote
 from skatdd.core.seeds import generator
 from skatdd.engine.solve import Solver, solver_or_default
-from skatdd.formats.files import game_lines, record_id
+from skatdd.formats.files import record_id
 from skatdd.formats.iss import parse_iss
-from skatdd.runner.game_lines import game_line_id, line_error
+from skatdd.runner.game_lines import line_error
 from skatdd.runner.lines import run_lines
 from skatdd.runner.outcome import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line_text
 
-from .deals import derive_seed, generated_id
+from .deals import Items, deal_items, derive_seed, generated_id
 from .full_actions import Action, Phase, Play, parse_action
 from .full_game import FullGame
 from .full_heuristic import HeuristicChoices, heuristic_choice
@@ -336,35 +336,11 @@ def full_file_line(solver: Solver, line: int, raw: bytes | str, *, config: FullC
         return line_error(line, ident, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
 
 
-Items = Iterable[tuple[int, "bytes | str"]]
-
-
 def full_match_items(deals: int | str | Iterable[FullDeal | dict[str, Any] | str], seed: int,
                      ) -> tuple[Items, Callable[..., LineOutcome], int | None, Callable[[bytes | str], Any]]:
     """The runner's view of *deals* (a number, a path, or the deals): ``(items, handler, total, line_id)``."""
-    if isinstance(deals, bool):
-        raise TypeError("deals must be a number of deals, a path or the deals themselves, not a bool")
-    if isinstance(deals, int):
-        return (((i, str(i)) for i in range(1, deals + 1)), full_generated_line, deals,
-                lambda raw: generated_id(seed, int(line_text(raw))))
-    if isinstance(deals, str):
-        with open(deals, "rb") as fh:
-            total = sum(1 for _ in game_lines(fh))
-
-        def from_file() -> Iterator[tuple[int, bytes | str]]:
-            with open(deals, "rb") as fh:
-                yield from game_lines(fh)
-
-        return from_file(), full_file_line, total, game_line_id
-    lines: list[tuple[int, bytes | str]] = []
-    for i, deal in enumerate(deals, start=1):
-        if isinstance(deal, FullDeal):
-            lines.append((i, json.dumps(deal.to_json())))
-        elif isinstance(deal, dict):
-            lines.append((i, json.dumps(deal)))
-        else:
-            lines.append((i, str(deal)))
-    return lines, full_file_line, len(lines), game_line_id
+    return deal_items(deals, seed, generated=full_generated_line, from_file=full_file_line, deal_type=FullDeal,
+                      dumps=json.dumps)
 
 
 def full_match(a: Any, b: Any, deals: int | str | Iterable[FullDeal | dict[str, Any] | str], *, seed: int = 1,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .summary import PairedMean
+from .summary import PairedMean, note_failure
 
 __all__ = ["GAMES", "HUMAN", "FullSummary"]
 
@@ -108,8 +108,7 @@ class FullSummary:
             return
         if "failed" in record:
             self.failed += 1
-            if len(self.failures) < 10:
-                self.failures.append(f"deal {record.get('id')}: {record['failed'].get('message')}")
+            note_failure(self.failures, record)
             return
         self.deals += 1
         self.tournament.add(record["edge"]["tournament"])
@@ -162,18 +161,12 @@ class FullSummary:
                f"seatings" + (f" ({self.failed} failed)" if self.failed else "")
                + (f" ({self.errors} unreadable)" if self.errors else ""), ""]
 
-        def interval(mean: PairedMean) -> str:
-            if mean.mean is None:
-                return "-"
-            ci = mean.ci
-            return f"{mean.mean:+.1f}" + ("" if ci is None else f"  [{ci[0]:+.1f}, {ci[1]:+.1f}]")
-
         def num(value: float | None) -> str:
             return "-" if value is None else f"{value:+.1f}"
 
         out.append(f"  Seeger-Fabian per game: A {num(data['per_game']['a'])}, B {num(data['per_game']['b'])}")
-        out.append(f"  A's edge per deal (Seeger-Fabian), mean and 95% interval: {interval(self.tournament)}")
-        out.append(f"  A's edge per deal (list score):                           {interval(self.list_score)}")
+        out.append(f"  A's edge per deal (Seeger-Fabian), mean and 95% interval: {self.tournament.text()}")
+        out.append(f"  A's edge per deal (list score):                           {self.list_score.text()}")
         out += ["", f"{'Profile':<26}{'A':>17}{'B':>17}{'humans':>17}"]
         a, b = data["profile"]["a"], data["profile"]["b"]
 

@@ -43,7 +43,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -56,14 +56,12 @@ from skatdd.core.scoring import Declaration, null_value, score_game
 from skatdd.core.scoring import matadors as count_matadors
 from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver, solver_or_default
-from skatdd.formats.files import game_lines
-from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput
-from skatdd.runner.game_lines import game_line_id, handle_line, line_error
+from skatdd.runner.game_lines import handle_line, line_error
 from skatdd.runner.lines import run_lines
 from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
-from .deals import MatchDeal, deal_from_input, derive_seed, generated_deal, generated_id
+from .deals import Items, MatchDeal, deal_from_input, deal_items, derive_seed, generated_deal, generated_id
 from .hosting import HostDied, HostTimeout, PlayerHost
 from .loading import load_player
 from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
@@ -327,9 +325,6 @@ class MatchResult:
         return str(self.summary)
 
 
-Items = Iterable[tuple[int, "bytes | str"]]
-
-
 def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], seed: int,
                 ) -> tuple[Items, Callable[..., LineOutcome], int | None, Callable[[bytes | str], Any]]:
     """The runner's view of *deals*: ``(items, handler, total, line_id)``.
@@ -338,29 +333,7 @@ def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], s
     JSON object or ISS record a line), or the deals themselves
     (:class:`MatchDeal`, JSON objects or record lines).
     """
-    if isinstance(deals, bool):
-        raise TypeError("deals must be a number of deals, a path or the deals themselves, not a bool")
-    if isinstance(deals, int):
-        return (((i, str(i)) for i in range(1, deals + 1)), generated_line, deals,
-                lambda raw: generated_id(seed, int(line_text(raw))))
-    if isinstance(deals, str):
-        with open(deals, "rb") as fh:
-            total = sum(1 for _ in game_lines(fh))
-
-        def from_file() -> Iterator[tuple[int, bytes | str]]:
-            with open(deals, "rb") as fh:
-                yield from game_lines(fh)
-
-        return from_file(), file_line, total, game_line_id
-    lines: list[tuple[int, bytes | str]] = []
-    for i, deal in enumerate(deals, start=1):
-        if isinstance(deal, MatchDeal):
-            lines.append((i, json_text(deal.to_json())))
-        elif isinstance(deal, dict):
-            lines.append((i, json_text(deal)))
-        else:
-            lines.append((i, str(deal)))
-    return lines, file_line, len(lines), game_line_id
+    return deal_items(deals, seed, generated=generated_line, from_file=file_line, deal_type=MatchDeal)
 
 
 def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Iterable[MatchDeal | dict[str, Any] | str],

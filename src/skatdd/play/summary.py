@@ -25,7 +25,7 @@ from typing import Any
 
 from skatdd.core.printable import Printable
 
-__all__ = ["GAME_TYPES", "MatchSummary", "PairedMean", "game_type", "t_quantile"]
+__all__ = ["GAME_TYPES", "MatchSummary", "PairedMean", "game_type", "note_failure", "t_quantile"]
 
 #: The game types the summary splits by.
 GAME_TYPES = ("grand", "suit", "null")
@@ -92,6 +92,20 @@ class PairedMean:
         """``{mean, ci}`` rounded to 4 decimals (``ci`` a pair, or ``None``)."""
         ci = self.ci
         return {"mean": _round(self.mean), "ci": None if ci is None else [round(ci[0], 4), round(ci[1], 4)]}
+
+    def text(self, width: int = 0) -> str:
+        """``+12.3  [+1.0, +23.6]``: the mean (right-aligned in *width*) and its interval (none with one deal), or ``-``."""
+        mean = self.mean
+        if mean is None:
+            return "-"
+        ci = self.ci
+        return f"{mean:>+{width}.1f}" + ("" if ci is None else f"  [{ci[0]:+.1f}, {ci[1]:+.1f}]")
+
+
+def note_failure(failures: list[str], record: dict[str, Any]) -> None:
+    """Keep a failed deal's message in *failures*, the first ten only (a summary shows a few, not thousands)."""
+    if len(failures) < 10:
+        failures.append(f"deal {record.get('id')}: {record['failed'].get('message')}")
 
 
 def _round(value: float | None) -> float | None:
@@ -188,8 +202,7 @@ class MatchSummary(Printable):
             return
         if "failed" in record:
             self.failed += 1
-            if len(self.failures) < 10:
-                self.failures.append(f"deal {record.get('id')}: {record['failed'].get('message')}")
+            note_failure(self.failures, record)
             return
         self.deals += 1
         kind = game_type(record["game"])

@@ -15,14 +15,6 @@ __all__ = ["summary_lines", "summary_text"]
 # --------------------------------------------------------------------------- the readable summary
 
 
-def _interval(mean: PairedMean) -> str:
-    """``+12.3  [+1.0, +23.6]``: the mean and its interval (the interval left out with one deal)."""
-    if mean.mean is None:
-        return "-"
-    ci = mean.ci
-    return f"{mean.mean:>+7.1f}" + ("" if ci is None else f"  [{ci[0]:+.1f}, {ci[1]:+.1f}]")
-
-
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
@@ -47,7 +39,7 @@ def summary_lines(summary: MatchSummary) -> list[str]:
            "A's edge per deal (A's total over both games minus B's), mean and 95% interval:"]
 
     def edge(label: str, mean: PairedMean) -> None:
-        out.append(f"  {label:<30}{_interval(mean)}")
+        out.append(f"  {label:<30}{mean.text(7)}")
 
     edge("list score (ISkO)", summary.score)
     edge("tournament (Seeger-Fabian)", summary.tournament)
