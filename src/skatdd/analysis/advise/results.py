@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skatdd.analysis.honest.api import HonestResult
+from skatdd.analysis.honest.results import HonestResult
 from skatdd.analysis.inference.api import rounded_ess, weighing_json
 from skatdd.analysis.worlds.draw import View
 from skatdd.analysis.worlds.values import CardResults

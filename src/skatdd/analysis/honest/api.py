@@ -59,12 +59,14 @@ from typing import Any
 
 from skatdd.analysis.worlds.draw import World
 from skatdd.analysis.worlds.values import WinRule, card_results, world_position
-from skatdd.core.cards import CARD_POINTS, CARDS, Card, card_name, display_sorted
+from skatdd.core.cards import CARD_POINTS, CARDS, Card, display_sorted
 from skatdd.core.errors import DealFormatError, plural
 from skatdd.core.position import Position
 from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
+
+from .results import HonestBudgetExceeded, HonestCard, HonestResult
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
            "honest_card_values"]
@@ -75,61 +77,10 @@ DEFAULT_TRICKS = 4
 DEFAULT_BUDGET = 20_000
 
 
-class HonestBudgetExceeded(RuntimeError):
-    """The honest search needed more nodes than its budget (the caller falls back to PIMC, or raises k)."""
-
 #: A set of worlds, bit *i* for world *i* of the root's list.
 Worlds = int
 #: A Pareto front: the maximal sets of worlds some strategy wins.
 Front = list[Worlds]
-
-
-@dataclass(frozen=True)
-class HonestCard:
-    """One legal declarer card: the honest and the fused (PIMC) win fractions, weighted over the worlds."""
-
-    card: Card
-    honest_win: float
-    pimc_win: float
-
-    def to_json(self) -> dict[str, Any]:
-        """``{card, honest_win, pimc_win}``."""
-        return {"card": card_name(self.card), "honest_win": self.honest_win, "pimc_win": self.pimc_win}
-
-
-@dataclass
-class HonestResult:
-    """What :func:`honest_card_values` finds: per card, the best cards both ways, and the cost."""
-
-    cards: list[HonestCard]
-    worlds: int
-    nodes: int
-    searches: int
-    seconds: float
-
-    @property
-    def best(self) -> list[Card]:
-        """The cards with the highest ``honest_win`` (ties: the higher ``pimc_win``)."""
-        top = max((c.honest_win, c.pimc_win) for c in self.cards)
-        return [c.card for c in self.cards if (c.honest_win, c.pimc_win) == top]
-
-    @property
-    def pimc_best(self) -> list[Card]:
-        """The cards with the highest ``pimc_win``."""
-        top = max(c.pimc_win for c in self.cards)
-        return [c.card for c in self.cards if c.pimc_win == top]
-
-    def to_json(self) -> dict[str, Any]:
-        """``cards``, ``honest_best``, ``pimc_best``, ``worlds``, ``nodes``, ``searches``, ``seconds``."""
-        return {
-            "cards": [c.to_json() for c in self.cards],
-            "honest_best": [card_name(c) for c in self.best],
-            "pimc_best": [card_name(c) for c in self.pimc_best],
-            "worlds": self.worlds,
-            "nodes": self.nodes,
-            "searches": self.searches,
-            "seconds": round(self.seconds, 6),
-        }
 
 
 def _maximal(sets: Sequence[Worlds]) -> Front:
