@@ -15,7 +15,7 @@ import pytest
 
 MUST_HAVE_EXAMPLES = {
     "skatdd.core.cards", "skatdd.engine.solve", "skatdd.core.scoring", "skatdd.core.rules", "skatdd.formats.readers",
-    "skatdd.core.position", "skatdd.play.full_players",
+    "skatdd.core.position", "skatdd.play.full.players",
 }
 #: ``python -m skatdd`` runs the CLI when imported.
 NOT_IMPORTABLE = {"skatdd.__main__"}

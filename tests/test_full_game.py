@@ -1,4 +1,4 @@
-"""The whole game (skatdd.play.full_game): the auction, the declarer's choices, the early ends, the scores,
+"""The whole game (skatdd.play.full.game): the auction, the declarer's choices, the early ends, the scores,
 and every game written as an ISS record that the project's reader reads back and replays to the same score."""
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from skatdd.core.errors import IllegalPlayError, SkatddError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 from skatdd.formats.iss import parse_iss, replay, replay_warnings
-from skatdd.play.full_actions import BIDS, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
-from skatdd.play.full_game import FullGame
-from skatdd.play.full_players import play_game
-from skatdd.play.full_random import RandomPlayer
+from skatdd.play.full.actions import BIDS, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
+from skatdd.play.full.game import FullGame
+from skatdd.play.full.players import play_game
+from skatdd.play.full.random_player import RandomPlayer
 
 DEAL = (["CJ DA DT DK DQ D9 D8 D7 CA CT", "SJ HJ DJ CK CQ C9 C8 C7 SA ST", "SK SQ S9 S8 S7 HA HT HK HQ H9"], "H8 H7")
 

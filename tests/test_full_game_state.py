@@ -23,10 +23,10 @@ from collections.abc import Callable
 
 from skatdd.core.cards import ALL_CARDS, Card, CardSet, Mask, cards_of, mask_of
 from skatdd.core.errors import IllegalPlayError
-from skatdd.play.full_actions import Action, Declare, Discard, Phase, PickUp, Play
-from skatdd.play.full_game import FullGame
-from skatdd.play.full_random import RandomPlayer
-from skatdd.play.full_state import SeatState
+from skatdd.play.full.actions import Action, Declare, Discard, Phase, PickUp, Play
+from skatdd.play.full.game import FullGame
+from skatdd.play.full.random_player import RandomPlayer
+from skatdd.play.full.state import SeatState
 
 StateFn = Callable[[FullGame, int], SeatState]
 

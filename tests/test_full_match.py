@@ -1,4 +1,4 @@
-"""Full-game matches (``skatdd match A B --full``, skatdd.play.full_match) and the full-game players.
+"""Full-game matches (``skatdd match A B --full``, skatdd.play.full.match) and the full-game players.
 
 Legal choices only; each player sees only its seat's state; the six seatings; every game of a match
 round-trips through the ISS writer and reader to the same score; --jobs 1 and 2 give the same output;
@@ -16,13 +16,13 @@ import pytest
 from cli_runner import run_skatdd
 from skatdd.core.cards import CardSet, cards_of
 from skatdd.formats.iss import parse_iss, replay, replay_warnings
-from skatdd.play import full_players
-from skatdd.play.full_actions import Pass, Phase, Say
-from skatdd.play.full_game import FullGame
-from skatdd.play.full_heuristic import HeuristicChoices, bid_limit
-from skatdd.play.full_match import SEATINGS, full_generated_deal, full_match, read_full_deal
-from skatdd.play.full_players import FullHeuristicPlayer, FullRandomPlayer, load_full_player
-from skatdd.play.full_state import SeatState
+from skatdd.play.full import players as full_players
+from skatdd.play.full.actions import Pass, Phase, Say
+from skatdd.play.full.game import FullGame
+from skatdd.play.full.heuristic_player import HeuristicChoices, bid_limit
+from skatdd.play.full.match import SEATINGS, full_generated_deal, full_match, read_full_deal
+from skatdd.play.full.players import FullHeuristicPlayer, FullRandomPlayer, load_full_player
+from skatdd.play.full.state import SeatState
 from skatdd.play.state import PlayerState
 
 TT = ("--tt-mb", "16")

@@ -1,4 +1,4 @@
-"""Whole-game players as objects with the choice methods (skatdd.play.full_players; issue #34 item 4)."""
+"""Whole-game players as objects with the choice methods (skatdd.play.full.players; issue #34 item 4)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -72,7 +72,7 @@ def test_what_ask_refuses() -> None:
 
 def test_the_whole_game_names_of_skatdd_play_are_documented() -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "game.md").read_text(encoding="utf-8")
-    names = [n for n in skatdd.play.__all__ if getattr(getattr(skatdd.play, n), "__module__", "").startswith("skatdd.play.full_")
+    names = [n for n in skatdd.play.__all__ if getattr(getattr(skatdd.play, n), "__module__", "").startswith("skatdd.play.full.")
              or n in ("BIDS", "Action")]
     assert len(names) >= 20
     assert [n for n in names if f"`{n}" not in page] == []

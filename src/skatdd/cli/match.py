@@ -29,8 +29,8 @@ import click
 from skatdd.core.errors import ResumeError
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import game_lines
-from skatdd.play.full_match import FullConfig, full_file_line, full_match_items
-from skatdd.play.full_summary import FullSummary
+from skatdd.play.full.match import FullConfig, full_file_line, full_match_items
+from skatdd.play.full.summary import FullSummary
 from skatdd.play.match import MatchConfig, file_line, match_items
 from skatdd.play.referee import DEFAULT_TIMEOUT, LABELS
 from skatdd.play.summary import MatchSummary
@@ -193,7 +193,7 @@ def _report(summary: MatchSummary, as_json: bool, *, to_stdout: bool) -> None:
 
 def _full(a: str, b: str, deals: str, seed: int, timeout: float, jobs: int | None, dask: str | None,
           output: str | None, resume: bool, as_json: bool, tt_mb: int) -> None:
-    """``match --full``: the six seatings of every deal (:mod:`skatdd.play.full_match`), then its summary."""
+    """``match --full``: the six seatings of every deal (:mod:`skatdd.play.full.match`), then its summary."""
     with input_errors():
         config = FullConfig(a, b, seed, timeout)
         names = config.names()

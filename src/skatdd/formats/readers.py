@@ -4,7 +4,7 @@ Formats (each module documents its own):
 
 * :mod:`~skatdd.formats.text`: deal text, four groups separated by ``/``;
 * :mod:`~skatdd.formats.json_object`: a JSON deal or position object;
-* :mod:`~skatdd.formats.iss_record`: an International Skat Server game record;
+* :mod:`~skatdd.formats.iss.record`: an International Skat Server game record;
 * :mod:`~skatdd.formats.files`: where the input comes from (an argument, a
   file, standard input) and files of many records, one a line.
 
@@ -30,7 +30,7 @@ from skatdd.core.rules import Game
 
 from .deal_input import DealInput
 from .files import looks_like_path, missing_file, read_source, strip_comments
-from .iss_record import deal_from_iss
+from .iss.record import deal_from_iss
 from .json_object import deal_from_json, position_from_json
 from .spec import GameSpec
 from .text import deal_from_text, format_deal_text, parse_deal_text

@@ -10,18 +10,18 @@
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals;
 * :mod:`~skatdd.play.referee`: what both referees share (timeout, failures, hosted plug-ins);
-* the whole game, the ``full_*`` family (docs/game.md, whose first section lists the names this
-  package gives for it):
+* the whole game, the subpackage :mod:`~skatdd.play.full` (docs/game.md, whose first section lists the
+  names this package gives for it):
 
-  * :mod:`~skatdd.play.full_actions`: the phases and actions;
-  * :mod:`~skatdd.play.full_game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
+  * :mod:`~skatdd.play.full.actions`: the phases and actions;
+  * :mod:`~skatdd.play.full.game`: :class:`FullGame`, the whole game (auction, pick-up, discard,
     declaration, play, score) as a state machine;
-  * :mod:`~skatdd.play.full_state`: each seat's :class:`SeatState` and the :class:`GameResult`;
-  * :mod:`~skatdd.play.full_random`: :class:`RandomPlayer`, a seeded random policy;
-  * :mod:`~skatdd.play.full_heuristic`: the heuristic's bid, pick-up, discard and declaration;
-  * :mod:`~skatdd.play.full_players`: the :class:`FullPlayer` protocol, :func:`ask`, :func:`play_game`,
+  * :mod:`~skatdd.play.full.state`: each seat's :class:`SeatState` and the :class:`GameResult`;
+  * :mod:`~skatdd.play.full.random_player`: :class:`RandomPlayer`, a seeded random policy;
+  * :mod:`~skatdd.play.full.heuristic_player`: the heuristic's bid, pick-up, discard and declaration;
+  * :mod:`~skatdd.play.full.players`: the :class:`FullPlayer` protocol, :func:`ask`, :func:`play_game`,
     and every built-in whole-game player by name (:func:`load_full_player`, :func:`full_player`);
-  * :mod:`~skatdd.play.full_match` and :mod:`~skatdd.play.full_summary`: ``match --full``, the six
+  * :mod:`~skatdd.play.full.match` and :mod:`~skatdd.play.full.summary`: ``match --full``, the six
     seatings, the edge and the profiles.
 
   The first four import only core and formats.
@@ -32,11 +32,11 @@ May import core, formats, engine, runner (a match runs its games as lines) and a
 from __future__ import annotations
 
 from .deals import MatchDeal, generated_deal
-from .full_actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
-from .full_game import FullGame
-from .full_players import FullPlayer, ask, card_state, full_player, load_full_player, play_game
-from .full_random import RandomPlayer
-from .full_state import GameResult, SeatState
+from .full.actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
+from .full.game import FullGame
+from .full.players import FullPlayer, ask, card_state, full_player, load_full_player, play_game
+from .full.random_player import RandomPlayer
+from .full.state import GameResult, SeatState
 from .loading import load_player
 from .match import MatchConfig, MatchResult, match
 from .players import CheatingPlayer, Player, PlayerFactory, PlayerSpec

@@ -36,7 +36,7 @@ from typing import Any
 
 from skatdd.runner.workers import init_worker
 
-from .full_actions import Declare, Discard, Hold, Pass, PickUp, Play, PlayHand, Say
+from .full.actions import Declare, Discard, Hold, Pass, PickUp, Play, PlayHand, Say
 from .players import PlayerFactory
 
 ACTIONS = (Say, Hold, Pass, PickUp, PlayHand, Discard, Declare, Play)

@@ -2,7 +2,7 @@
 
 ``from skatdd.rl import env`` gives the environment as PettingZoo hands out
 its classic games (``env()`` wrapped, :class:`raw_env` the class), over
-:class:`~skatdd.play.full_game.FullGame`: one discrete action space for every
+:class:`~skatdd.play.full.game.FullGame`: one discrete action space for every
 choice (:mod:`~skatdd.rl.actions`), the seat's own state as a vector
 (:mod:`~skatdd.rl.observation`) with the mask of its legal actions, and
 Seeger-Fabian points as the reward (:mod:`~skatdd.rl.skat_env`; docs/game.md).

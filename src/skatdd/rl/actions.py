@@ -1,9 +1,9 @@
 """The one discrete action space of the Skat environment: every choice of a whole game as an index.
 
 ================  =====  ==============================================================
-indices           count  actions (:mod:`skatdd.play.full_actions`)
+indices           count  actions (:mod:`skatdd.play.full.actions`)
 ================  =====  ==============================================================
-0 .. 62           63     ``Say(v)`` for each value of :data:`~skatdd.play.full_actions.BIDS` (18 .. 264)
+0 .. 62           63     ``Say(v)`` for each value of :data:`~skatdd.play.full.actions.BIDS` (18 .. 264)
 63                1      ``Hold()``
 64                1      ``Pass()``
 65                1      ``PickUp()``
@@ -30,7 +30,7 @@ import itertools
 from skatdd.core.cards import Card, CardSet
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
-from skatdd.play.full_actions import (
+from skatdd.play.full.actions import (
     BIDS,
     Action,
     Declare,

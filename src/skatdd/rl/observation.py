@@ -1,6 +1,6 @@
 """A seat's state as a fixed-size vector: :func:`encode`, with its layout :data:`LAYOUT`.
 
-The vector is exactly a :class:`~skatdd.play.full_state.SeatState`: what one
+The vector is exactly a :class:`~skatdd.play.full.state.SeatState`: what one
 seat may know at one moment, nothing more (the game's information test,
 tests/test_full_game_state.py, checks the state; tests/test_rl_env.py checks
 that two states with the same vector are the same state).  Every entry is
@@ -55,8 +55,8 @@ import numpy as np
 import numpy.typing as npt
 
 from skatdd.core.cards import cards_of
-from skatdd.play.full_actions import BIDS, Phase
-from skatdd.play.full_state import SeatState
+from skatdd.play.full.actions import BIDS, Phase
+from skatdd.play.full.state import SeatState
 
 from .actions import DECLARATIONS
 

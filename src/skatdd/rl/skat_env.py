@@ -1,17 +1,17 @@
 """The whole game of Skat as a PettingZoo AEC environment: :class:`raw_env` and :func:`env` (docs/game.md).
 
 Three agents, ``player_0`` (forehand), ``player_1`` (middlehand) and
-``player_2`` (rearhand), play one deal of :class:`~skatdd.play.full_game.FullGame`
+``player_2`` (rearhand), play one deal of :class:`~skatdd.play.full.game.FullGame`
 per episode: the auction, the declarer's choices, the card play.  Each step
 is one move of the game by :attr:`agent_selection`.
 
 * **actions**: ``Discrete(624)``, every choice of the game (:mod:`skatdd.rl.actions`);
 * **observations**: ``{"observation": float32[604], "action_mask": int8[624]}``, the
-  agent's own :class:`~skatdd.play.full_state.SeatState` as :func:`skatdd.rl.observation.encode`
+  agent's own :class:`~skatdd.play.full.state.SeatState` as :func:`skatdd.rl.observation.encode`
   lays it out, and its legal actions (all zeros when it is not to move);
 * **rewards**: each seat's Seeger-Fabian points, given when the game ends
   (0 before; all 0 for a deal passed in); ``infos[agent]["result"]`` is then
-  the :class:`~skatdd.play.full_state.GameResult`;
+  the :class:`~skatdd.play.full.state.GameResult`;
 * **reset**: ``reset(seed=s)`` deals ``FullGame.from_seed`` from a seed drawn
   from ``s`` (later resets without a seed go on drawing from it);
   ``options={"hands": [...], "skat": ...}`` plays the given deal; other keys are ignored;
@@ -38,7 +38,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from skatdd.core.seeds import generator
-from skatdd.play.full_game import FullGame
+from skatdd.play.full.game import FullGame
 
 from .actions import N_ACTIONS, action_of, index_of
 from .observation import SIZE, encode

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .summary import PairedMean, note_failure
+from ..summary import PairedMean, note_failure
 
 __all__ = ["GAMES", "HUMAN", "FullSummary"]
 

@@ -3,7 +3,7 @@
 A whole-game player is a card-play player (``play(state)`` with the card-play
 :class:`~skatdd.play.state.PlayerState`, as in ``match``) that may also answer
 the choices before the play, each given the seat's
-:class:`~skatdd.play.full_state.SeatState` (:class:`FullPlayer`, :data:`METHODS`):
+:class:`~skatdd.play.full.state.SeatState` (:class:`FullPlayer`, :data:`METHODS`):
 
 ============ ========================= ==============================================
 phase        method                    answers (an action or its token)
@@ -16,12 +16,12 @@ PLAY         ``play(state)``           a legal card of the ``PlayerState`` (a ca
 ============ ========================= ==============================================
 
 A plain callable from a :class:`SeatState` to an action (a policy, as
-:class:`~skatdd.play.full_random.RandomPlayer` and an RL agent are) answers
+:class:`~skatdd.play.full.random_player.RandomPlayer` and an RL agent are) answers
 every phase it has no method for.  :func:`ask` asks a player for one choice
 and :func:`play_game` plays a game out; ``match --full``
-(:mod:`skatdd.play.full_match`) asks the same methods and gives a player
+(:mod:`skatdd.play.full.match`) asks the same methods and gives a player
 without one of the four choices the **default**, the ``heuristic`` player's
-choice (:mod:`skatdd.play.full_heuristic`), so a card-play-only player plays
+choice (:mod:`skatdd.play.full.heuristic_player`), so a card-play-only player plays
 full games, its cards after the heuristic's bidding and declaring.
 
 The built-in players, by name (:func:`load_full_player`, and
@@ -29,10 +29,10 @@ The built-in players, by name (:func:`load_full_player`, and
 
 ``random``
     every choice random among the legal ones (a bid said is the next value
-    or a pass, with equal chance, as :func:`~skatdd.play.full_random.random_choice`);
+    or a pass, with equal chance, as :func:`~skatdd.play.full.random_player.random_choice`);
     cards as ``random``.
 ``heuristic``
-    the rule-based bidder and declarer of :mod:`skatdd.play.full_heuristic`
+    the rule-based bidder and declarer of :mod:`skatdd.play.full.heuristic_player`
     (Stegen count and contract evaluator); cards as ``heuristic``.
 ``pimc`` / ``pimc:N``
     skatdd's own (:class:`FullPimcPlayer`): the bid from the bidding analysis
@@ -45,7 +45,7 @@ Any other name (``dd``, ``alphamu:...``, ``pimc:N+play``, a plug-in) is the
 card-play player of :func:`~skatdd.play.loading.load_player`; its other
 choices are its own methods where it has them, else the default.
 
->>> from skatdd.play.full_game import FullGame
+>>> from skatdd.play.full.game import FullGame
 >>> game = FullGame.from_seed(7)
 >>> player = full_player("random", seed=1)
 >>> ask(player, game.state_for(game.current_seat)) in game.legal_actions()
@@ -71,17 +71,17 @@ from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 
-from .advanced import AdvancedPlayer
-from .deals import derive_seed
-from .full_actions import Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
-from .full_game import FullGame
-from .full_heuristic import HeuristicChoices, bid_limit, spare_cards
-from .full_random import random_choice
-from .full_state import GameResult, SeatState
-from .heuristic import HeuristicPlayer
-from .loading import load_player
-from .players import PlayerSpec, RandomPlayer, thread_solver
-from .state import PlayerState, state_for
+from ..advanced import AdvancedPlayer
+from ..deals import derive_seed
+from ..heuristic import HeuristicPlayer
+from ..loading import load_player
+from ..players import PlayerSpec, RandomPlayer, thread_solver
+from ..state import PlayerState, state_for
+from .actions import Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
+from .game import FullGame
+from .heuristic_player import HeuristicChoices, bid_limit, spare_cards
+from .random_player import random_choice
+from .state import GameResult, SeatState
 
 __all__ = [
     "BID_SKATS", "BID_WORLDS", "FULL_PIMC_WORLDS", "METHODS", "PICKUP_WORLDS", "FullHeuristicPlayer", "FullPimcPlayer",
@@ -164,9 +164,9 @@ def play_game(game: FullGame, players: Sequence[object]) -> GameResult:
     """Play *game* to its end, asking ``players[seat]`` (:func:`ask`) for every choice of that seat; returns
     the result.
 
-    Each player gets only its own seat's state: :meth:`~skatdd.play.full_game.FullGame.state_for`, and
+    Each player gets only its own seat's state: :meth:`~skatdd.play.full.game.FullGame.state_for`, and
     :func:`card_state` for a ``play`` method.  An illegal answer raises
-    :class:`~skatdd.core.errors.IllegalPlayError` from :meth:`~skatdd.play.full_game.FullGame.apply`.
+    :class:`~skatdd.core.errors.IllegalPlayError` from :meth:`~skatdd.play.full.game.FullGame.apply`.
     """
     if len(players) != 3:
         raise ValueError(f"a game needs three players, not {len(players)}")
@@ -188,7 +188,7 @@ class FullRandomPlayer(RandomPlayer):
 
 
 class FullHeuristicPlayer(HeuristicPlayer):
-    """``heuristic`` in full games: :class:`~skatdd.play.full_heuristic.HeuristicChoices`, then its card play."""
+    """``heuristic`` in full games: :class:`~skatdd.play.full.heuristic_player.HeuristicChoices`, then its card play."""
 
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)

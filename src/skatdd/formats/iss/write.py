@@ -1,7 +1,7 @@
 """Writing ISS game records: :func:`write_iss`, one record line from a game's moves and result.
 
-The inverse of :func:`skatdd.formats.iss_parse.parse_iss` for the games skatdd
-plays itself (:mod:`skatdd.play.full_game`): the deal, the auction, the
+The inverse of :func:`skatdd.formats.iss.parse.parse_iss` for the games skatdd
+plays itself (:mod:`skatdd.play.full.game`): the deal, the auction, the
 pick-up with the skat the server shows, the declaration with the discard,
 the card plays and ``R[...]``, in the shape of the server's archive records
 (docs/iss.md).  Tokens are written as the server writes them:

@@ -1,21 +1,21 @@
 """A random whole-game player: :class:`RandomPlayer`.
 
 :class:`RandomPlayer` makes every choice at random among the legal ones
-(:attr:`~skatdd.play.full_state.SeatState.legal`), from its own seeded
+(:attr:`~skatdd.play.full.state.SeatState.legal`), from its own seeded
 generator.  One exception keeps its games worth looking at: when it says a
 bid it passes or says the next value with equal chance, rather than jumping
 to any of the sixty values up to 264 (``jump_bids=True`` allows the jumps),
 so its auctions end near where real ones do and not always overbid.
 
 It is a whole-game player as a plain callable from the seat's
-:class:`~skatdd.play.full_state.SeatState` to an action, which
-:func:`~skatdd.play.full_players.ask` asks in every phase, the play
+:class:`~skatdd.play.full.state.SeatState` to an action, which
+:func:`~skatdd.play.full.players.ask` asks in every phase, the play
 included (a card is chosen among ``state.legal``'s ``Play`` actions); it also
 answers ``bid``, ``pick_up``, ``discard`` and ``declare`` by name.  The
-``random`` player of ``match --full`` (:func:`~skatdd.play.full_players.full_player`)
+``random`` player of ``match --full`` (:func:`~skatdd.play.full.players.full_player`)
 makes the same choices before the play, and plays its cards as ``match``'s ``random``.
 
->>> from skatdd.play.full_game import FullGame
+>>> from skatdd.play.full.game import FullGame
 >>> game = FullGame.from_seed(7)
 >>> player = RandomPlayer(1)
 >>> player.bid(game.state_for(game.current_seat)) in game.legal_actions()
@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 from skatdd.core.seeds import generator
 
-from .full_actions import Action, Pass, Say
-from .full_state import SeatState
+from .actions import Action, Pass, Say
+from .state import SeatState
 
 __all__ = ["Chooser", "RandomPlayer", "random_choice"]
 
@@ -63,6 +63,6 @@ class RandomPlayer:
         """One of *state*'s legal actions, whatever the phase."""
         return random_choice(state, self.rng, jump_bids=self.jump_bids)
 
-    # The choices before the play by name (skatdd.play.full_players.FullPlayer): all the same draw.  No play():
+    # The choices before the play by name (skatdd.play.full.players.FullPlayer): all the same draw.  No play():
     # that method gets the card-play PlayerState, and this player chooses among the SeatState's Play actions.
     bid = pick_up = discard = declare = __call__

@@ -14,7 +14,7 @@ from skatdd.core.errors import ISSFormatError, SkatddError, plural, quote
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
 
-from .iss_model import HIDDEN, IssEvent
+from .model import HIDDEN, IssEvent
 
 __all__ = ["MoveReader"]
 

@@ -1,7 +1,7 @@
 """The whole game of Skat as a state machine: :class:`FullGame`, from the deal to the score (docs/game.md).
 
 A game is dealt (from a seed, or given), then moves through the phases of
-:class:`~skatdd.play.full_actions.Phase`: the auction, the declarer's pick-up
+:class:`~skatdd.play.full.actions.Phase`: the auction, the declarer's pick-up
 or hand game, his discard, his declaration, the card play and the end.  At
 each step one seat (:attr:`FullGame.current_seat`) picks one of
 :meth:`FullGame.legal_actions` and :meth:`FullGame.apply` makes it, as in
@@ -10,7 +10,7 @@ International Skat Server; docs/game.md):
 
 * **auction**: middlehand says bids to forehand, who holds or passes;
   rearhand then says bids to the survivor.  A bid is any value of
-  :data:`~skatdd.play.full_actions.BIDS` above the last one (jump bids
+  :data:`~skatdd.play.full.actions.BIDS` above the last one (jump bids
   included).  When middlehand and rearhand pass without a bid, forehand
   may open or pass; when all three pass, the deal is passed in and scores 0
   for everybody.  No Ramsch, no Kontra/Re (the server has neither).
@@ -26,7 +26,7 @@ International Skat Server; docs/game.md):
   against announced schwarz (:meth:`~skatdd.core.scoring.Declaration.decided`).
 * **score**: :func:`~skatdd.core.scoring.score_game` with the bid (overbid
   as ISkO 5.4.2), the list score and Seeger-Fabian points per seat
-  (:class:`~skatdd.play.full_state.GameResult`).
+  (:class:`~skatdd.play.full.state.GameResult`).
 
 Every finished game writes itself as an ISS record (:meth:`FullGame.to_iss`)
 that :func:`skatdd.formats.iss.parse_iss` reads and :func:`skatdd.formats.iss.replay`
@@ -54,10 +54,10 @@ from skatdd.core.position import Cards, Position
 from skatdd.core.rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, Game
 from skatdd.core.scoring import NULL_VALUES, Declaration, matadors, score_game
 from skatdd.core.seeds import generator
-from skatdd.formats.iss_write import deal_token, declaration_token, result_token, write_iss
+from skatdd.formats.iss.write import deal_token, declaration_token, result_token, write_iss
 
-from .full_actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
-from .full_state import GameResult, SeatState
+from .actions import BIDS, Action, Declare, Discard, Hold, Pass, Phase, PickUp, Play, PlayHand, Say, parse_action
+from .state import GameResult, SeatState
 
 __all__ = ["FullGame"]
 
@@ -226,7 +226,7 @@ class FullGame:
 
     def apply(self, action: Action | str) -> None:
         """Make *action* for :attr:`current_seat`: an action object or its token (``'18'``, ``'y'``, ``'p'``,
-        ``'s'``, ``'hand'``, ``'SA.ST'``, ``'CH'``, ``'HA'``; :func:`~skatdd.play.full_actions.parse_action`).
+        ``'s'``, ``'hand'``, ``'SA.ST'``, ``'CH'``, ``'HA'``; :func:`~skatdd.play.full.actions.parse_action`).
 
         Raises :class:`~skatdd.core.errors.IllegalPlayError` naming the action when it is not one of
         :meth:`legal_actions` (the game is left unchanged), and a
@@ -322,7 +322,7 @@ class FullGame:
         self._result = GameResult(None, None, None, 0, 0, 0, None, False, False, False, (0, 0, 0), (0, 0, 0))
 
     def _finish_played(self) -> None:
-        """Score the game as the server does (docs/iss.md, "Games that end early"; iss_replay)."""
+        """Score the game as the server does (docs/iss.md, "Games that end early"; formats/iss/replay.py)."""
         pos, decl, declarer = self._position, self._declaration, self._declarer
         assert pos is not None and decl is not None and declarer is not None
         self._phase, self._to_move = Phase.OVER, None
@@ -352,7 +352,7 @@ class FullGame:
 
     # -- what a seat knows
     def state_for(self, seat: int) -> SeatState:
-        """Exactly what *seat* may know now (:class:`~skatdd.play.full_state.SeatState`; docs/game.md)."""
+        """Exactly what *seat* may know now (:class:`~skatdd.play.full.state.SeatState`; docs/game.md)."""
         if seat not in (0, 1, 2):
             raise SkatddError(f"unknown seat {quote(seat)}: expected 0, 1 or 2")
         declarer, pos, decl = self._declarer, self._position, self._declaration

@@ -49,8 +49,8 @@ from skatdd.core.cards import ACE, EIGHT, SEVEN, CardSet, Mask, cards_of
 from skatdd.core.rules import Game, suit_mask, trump_mask
 from skatdd.core.scoring import BASE_VALUES, NULL_VALUES, Declaration, matadors
 
-from .full_actions import Action, Declare, Discard, Hold, Pass, PickUp, PlayHand, Say
-from .full_state import SeatState
+from .actions import Action, Declare, Discard, Hold, Pass, PickUp, PlayHand, Say
+from .state import SeatState
 
 __all__ = ["HAND_COUNT", "HAND_MARGIN", "HeuristicChoices", "bid_limit", "heuristic_choice", "spare_cards"]
 

@@ -5,13 +5,13 @@ A deal is dealt cards only: three hands and a skat, from ``--seed``
 generator seeded by the match seed and the deal's number) or from a line of
 a file (:func:`read_full_deal`: a JSON object with ``hands`` and ``skat``,
 or an ISS record whose recorded game is ignored).  Each deal is played as
-a whole :class:`~skatdd.play.full_game.FullGame` in the six seatings of
+a whole :class:`~skatdd.play.full.game.FullGame` in the six seatings of
 :data:`SEATINGS`: ``"AAB"`` means forehand and middlehand are A's and
 rearhand B's.  A player is made for each seat of each game by its factory,
 ``factory(seat, seed)`` (seeds derived from the match seed, the deal's line,
 the seating and the seat), and asked for every choice of its seat
-(:mod:`skatdd.play.full_players`: ``bid``, ``pick_up``, ``discard``,
-``declare`` with the seat's :class:`~skatdd.play.full_state.SeatState`, the
+(:mod:`skatdd.play.full.players`: ``bid``, ``pick_up``, ``discard``,
+``declare`` with the seat's :class:`~skatdd.play.full.state.SeatState`, the
 heuristic's choice when it has no such method; ``play`` with the card-play
 :class:`~skatdd.play.state.PlayerState` as in ``match``).
 
@@ -43,15 +43,15 @@ from skatdd.runner.game_lines import line_error
 from skatdd.runner.lines import run_lines
 from skatdd.runner.outcome import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line_text
 
-from .deals import Items, deal_items, derive_seed, generated_id
-from .full_actions import Action, Phase, Play, parse_action
-from .full_game import FullGame
-from .full_heuristic import HeuristicChoices, heuristic_choice
-from .full_players import METHODS, card_state, load_full_player
-from .full_summary import FullSummary
-from .hosting import HostDied, HostTimeout, PlayerHost
-from .players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
-from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
+from ..deals import Items, deal_items, derive_seed, generated_id
+from ..hosting import HostDied, HostTimeout, PlayerHost
+from ..players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
+from ..referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
+from .actions import Action, Phase, Play, parse_action
+from .game import FullGame
+from .heuristic_player import HeuristicChoices, heuristic_choice
+from .players import METHODS, card_state, load_full_player
+from .summary import FullSummary
 
 __all__ = ["SEATINGS", "FullConfig", "FullDeal", "full_generated_deal", "full_match", "full_match_items",
            "play_full_deal", "read_full_deal"]
@@ -70,7 +70,7 @@ class FullConfig:
     timeout: float | None = DEFAULT_TIMEOUT
 
     def specs(self) -> tuple[PlayerSpec, PlayerSpec]:
-        """The two players, loaded (:func:`~skatdd.play.full_players.load_full_player`)."""
+        """The two players, loaded (:func:`~skatdd.play.full.players.load_full_player`)."""
         return load_full_player(self.a), load_full_player(self.b)
 
     def names(self) -> dict[str, str]:

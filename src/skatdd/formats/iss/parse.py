@@ -5,9 +5,9 @@ An ISS record is one line in an SGF-like format (docs/iss.md)::
     (;GM[Skat]PC[...]ID[541932]DT[...]P0[zoot]P1[kermit]P2[foo]MV[w HA.SK... 1 p 2 18 ...]R[d:2 loss v:-54 ...] ;)
 
 :func:`parse_iss` splits the ``KEY[value]`` fields, parses ``R[...]`` into an
-:class:`~skatdd.formats.iss_model.IssResult`, reads the moves
-(:mod:`.iss_moves`) and places every card the record reveals
-(:mod:`.iss_deal`), and returns an :class:`~skatdd.formats.iss_model.IssGame`.
+:class:`~skatdd.formats.iss.model.IssResult`, reads the moves
+(:mod:`.moves`) and places every card the record reveals
+(:mod:`.deal`), and returns an :class:`~skatdd.formats.iss.model.IssGame`.
 Every error is an :class:`~skatdd.core.errors.ISSFormatError` quoting the
 offending token.
 """
@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from skatdd.core.cards import Card, Mask, cards_of, format_cards, mask_of
 from skatdd.core.errors import ISSFormatError, quote
 
-from .iss_deal import DEAL_LOCATIONS, START_LOCATIONS, CardPlaces, ordered
-from .iss_model import IssGame, IssResult
-from .iss_moves import MoveReader
+from .deal import DEAL_LOCATIONS, START_LOCATIONS, CardPlaces, ordered
+from .model import IssGame, IssResult
+from .moves import MoveReader
 
 __all__ = ["iter_iss", "looks_like_iss", "parse_iss"]
 

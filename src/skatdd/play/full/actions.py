@@ -1,6 +1,6 @@
-"""The phases of a whole game of Skat and the choices made in each: the actions of :mod:`.full_game`.
+"""The phases of a whole game of Skat and the choices made in each: the actions of :mod:`.game`.
 
-A game (:class:`~skatdd.play.full_game.FullGame`) moves through the phases of
+A game (:class:`~skatdd.play.full.game.FullGame`) moves through the phases of
 :class:`Phase`; in each, the seat to move picks one of its legal actions:
 
 ========== ================================ ===============================================
@@ -33,9 +33,9 @@ from skatdd.core.cards import Card, CardSet, card_name, parse_card, parse_cards
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import Game
 from skatdd.core.scoring import MAX_BID, Declaration
-from skatdd.formats.iss_write import declaration_token
+from skatdd.formats.iss.write import declaration_token
 
-from .auction import BID_VALUES
+from ..auction import BID_VALUES
 
 __all__ = [
     "BIDS", "Action", "Declare", "Discard", "Hold", "Pass", "Phase", "PickUp", "Play", "PlayHand", "Say",
@@ -156,7 +156,7 @@ def parse_action(token: str, phase: Phase) -> Action:
     """Read *token*, an action as it prints, in *phase*: ``'20'``/``'y'``/``'p'``, ``'s'``/``'hand'``,
     two cards, a declaration token, a card.
 
-    Whether it is legal is the game's question (:meth:`~skatdd.play.full_game.FullGame.apply`).
+    Whether it is legal is the game's question (:meth:`~skatdd.play.full.game.FullGame.apply`).
     Raises :class:`~skatdd.core.errors.SkatddError` naming the token when it means nothing in *phase*.
     """
     text = token.strip()

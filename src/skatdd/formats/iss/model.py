@@ -1,13 +1,13 @@
 """The ISS game record as data: :class:`IssGame`, its result :class:`IssResult` and its ending events.
 
-:class:`IssGame` is what :func:`skatdd.formats.iss_parse.parse_iss` makes of one
+:class:`IssGame` is what :func:`skatdd.formats.iss.parse.parse_iss` makes of one
 record (docs/iss.md): the deal, the bidding, the declaration, the skat
 pick-up and discard, the card plays, the early-ending events and the
 server's ``R[...]`` result.  Per-player views may hide cards of the deal
 (``??``); methods that need the hands raise :class:`ISSFormatError` when the
 record does not reveal them.  :func:`play_through` plays a record's visible
 cards through :class:`~skatdd.core.position.Position`, the check behind
-:meth:`IssGame.check_plays` and :func:`skatdd.formats.iss_replay.replay`.
+:meth:`IssGame.check_plays` and :func:`skatdd.formats.iss.replay.replay`.
 """
 from __future__ import annotations
 

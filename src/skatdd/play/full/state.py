@@ -1,6 +1,6 @@
 """What a whole game shows: :class:`SeatState`, one seat's knowledge at a moment, and :class:`GameResult`.
 
-:meth:`skatdd.play.full_game.FullGame.state_for` builds a :class:`SeatState`
+:meth:`skatdd.play.full.game.FullGame.state_for` builds a :class:`SeatState`
 for any seat at any moment of the game; it holds exactly what that seat may
 know then (docs/game.md, "Who knows what"):
 
@@ -26,7 +26,7 @@ from skatdd.core.cards import Card, CardSet, card_name
 from skatdd.core.rules import SEAT_NAMES
 from skatdd.core.scoring import Declaration, Score
 
-from .full_actions import Action, Phase
+from .actions import Action, Phase
 
 __all__ = ["GameResult", "SeatState"]
 
@@ -120,7 +120,7 @@ class SeatState:
 
     Attributes:
         seat: whose state this is (0 forehand, 1 middlehand, 2 rearhand).
-        phase: the game's phase (:class:`~skatdd.play.full_actions.Phase`).
+        phase: the game's phase (:class:`~skatdd.play.full.actions.Phase`).
         to_move: the seat to move, ``None`` when the game is over.
         hand: the seat's cards now.
         bids: the auction so far, ``(seat, move)`` as ISS writes it (``'18'``, ``'y'``, ``'p'``).

@@ -15,7 +15,7 @@ early the way the server does, and scores it with
 :func:`replay_warnings` says when a record's ``v:`` or ``p:`` does not.
 
 The server's conventions :func:`replay` follows (early endings, ``p:`` with the
-skat, trailing hidden plays) are listed in :mod:`.iss_replay`.
+skat, trailing hidden plays) are listed in :mod:`.replay`.
 
 Per-player views may hide cards of the deal (``??``).  The parser fills in
 every card the rest of the record reveals (card plays, the skat shown to the
@@ -29,17 +29,17 @@ the offending token and, for moves, its position ``MV move N`` (moves are the
 ``WHO MOVE`` pairs of ``MV[...]``, numbered from 1; the deal is move 1).
 
 This module only re-exports: the code lives in one module per concept --
-:mod:`.iss_model` (:class:`IssGame`, :class:`IssResult`, :class:`IssEvent`),
-:mod:`.iss_parse` (:func:`parse_iss`, :func:`iter_iss`, :func:`looks_like_iss`,
-with the move reader :mod:`.iss_moves` and the card placing :mod:`.iss_deal`)
-and :mod:`.iss_replay` (:func:`replay`, :class:`Replay`,
+:mod:`.model` (:class:`IssGame`, :class:`IssResult`, :class:`IssEvent`),
+:mod:`.parse` (:func:`parse_iss`, :func:`iter_iss`, :func:`looks_like_iss`,
+with the move reader :mod:`.moves` and the card placing :mod:`.deal`)
+and :mod:`.replay` (:func:`replay`, :class:`Replay`,
 :func:`replay_warnings`).  Import from here; the public names stay put.
 """
 from __future__ import annotations
 
-from .iss_model import HIDDEN, IssEvent, IssGame, IssResult
-from .iss_parse import iter_iss, looks_like_iss, parse_iss
-from .iss_replay import Replay, replay, replay_warnings
+from .model import HIDDEN, IssEvent, IssGame, IssResult
+from .parse import iter_iss, looks_like_iss, parse_iss
+from .replay import Replay, replay, replay_warnings
 
 __all__ = [
     "HIDDEN", "IssEvent", "IssGame", "IssResult", "Replay", "iter_iss", "looks_like_iss", "parse_iss", "replay",

@@ -1,7 +1,7 @@
 """Replaying an ISS record by the rules and scoring it as the server did.
 
 :func:`replay` plays every recorded card of an
-:class:`~skatdd.formats.iss_model.IssGame` through
+:class:`~skatdd.formats.iss.model.IssGame` through
 :class:`skatdd.core.position.Position`, settles a game that ended early the way
 the server does, and scores it with :func:`skatdd.core.scoring.score_game`, so
 that a complete record reproduces its ``R[...]`` fields ``p: t: s: z: m: v:``,
@@ -36,7 +36,7 @@ from skatdd.core.rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS
 from skatdd.core.scoring import Score, score_game
 from skatdd.core.scoring import matadors as count_matadors
 
-from .iss_model import IssGame, play_through
+from .model import IssGame, play_through
 
 __all__ = ["Replay", "replay", "replay_warnings"]
 

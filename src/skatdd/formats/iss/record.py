@@ -15,9 +15,9 @@ from skatdd.core.cards import mask_of
 from skatdd.core.errors import ISSFormatError, SkatddError, plural, quote
 from skatdd.core.rules import Game
 
-from .deal_input import DealInput
-from .iss import IssGame, parse_iss, replay_warnings
-from .spec import GameSpec, kept_announcements
+from ..deal_input import DealInput
+from ..spec import GameSpec, kept_announcements
+from . import IssGame, parse_iss, replay_warnings
 
 __all__ = ["deal_from_iss", "spec_from_record"]
 
