@@ -53,7 +53,7 @@ is dropped from the other subtrees.  docs/inference.md has the measurements.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,7 @@ from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
 
+from .fronts import Front, Weigher, Worlds, heaviest, maximal
 from .results import HonestBudgetExceeded, HonestCard, HonestResult
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
@@ -75,21 +76,6 @@ __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCa
 DEFAULT_TRICKS = 4
 #: The most search nodes (memoised fronts) one decision may take by default before it gives up.
 DEFAULT_BUDGET = 20_000
-
-
-#: A set of worlds, bit *i* for world *i* of the root's list.
-Worlds = int
-#: A Pareto front: the maximal sets of worlds some strategy wins.
-Front = list[Worlds]
-
-
-def _maximal(sets: Sequence[Worlds]) -> Front:
-    """The sets of *sets* that no other set contains (duplicates once)."""
-    out: Front = []
-    for s in sorted(set(sets), key=lambda m: -m.bit_count()):
-        if not any(s | t == t for t in out):
-            out.append(s)
-    return out
 
 
 class _Search:
@@ -112,7 +98,7 @@ class _Search:
         self.beams: dict[tuple[Any, ...], Front] = {}
         self.nodes = 0
         self.searches = 0
-        self.weight = _Weigher(weights)
+        self.weight = Weigher(weights)
         # Weights are summed in different orders along different paths: a set is dropped only when its bound
         # lies this far below the threshold, so rounding never drops a set the exact sums would keep.
         self.eps = 1e-9 * (self.weight(self.weight.everyone) + 1.0)
@@ -238,7 +224,7 @@ class _Search:
             if any(bounds[card] | s == s for s in front):
                 continue  # every set this card can win lies inside one already found
             # a world the card loses double-dummy is lost in every set: the child need not carry it
-            front = _maximal(front + self.front(bounds[card], st.after(card, self.game), floor))
+            front = maximal(front + self.front(bounds[card], st.after(card, self.game), floor))
             if everything in front:
                 return [everything]
         return front
@@ -302,7 +288,7 @@ class _Search:
         result: Front = [worlds]
         for i, (reach, child) in enumerate(children):
             cap = caps[i + 1]
-            result = _maximal([c for r in result for s in child
+            result = maximal([c for r in result for s in child
                                if weight((c := r & (s | ~reach)) & cap) > floor - eps])
             if not result:
                 return []
@@ -373,50 +359,14 @@ class _Search:
                 for card in sorted(bounds, key=lambda c: -weight(bounds[c])):
                     if any(bounds[card] | s == s for s in found):
                         continue
-                    found = _heaviest(_maximal(found + self.beam(bounds[card], st.after(card, self.game))), weight)
+                    found = heaviest(maximal(found + self.beam(bounds[card], st.after(card, self.game))), weight)
             else:
                 found = [rest]
                 for card, reach in self._split(rest, st).items():
                     child = self.beam(reach, st.after(card, self.game))
-                    found = _heaviest(_maximal([r & (s | ~reach) for r in found for s in child]), weight)
+                    found = heaviest(maximal([r & (s | ~reach) for r in found for s in child]), weight)
             self.beams[key] = found
         return [won | s for s in found]
-
-
-#: How many sets :meth:`_Search.beam` keeps at a node.
-BEAM = 8
-
-
-def _heaviest(front: Front, weight: Callable[[Worlds], float]) -> Front:
-    """The :data:`BEAM` heaviest sets of *front*."""
-    return sorted(front, key=weight, reverse=True)[:BEAM] if len(front) > BEAM else front
-
-
-class _Weigher:
-    """The weight of a set of worlds: a sum of table entries, one per byte of the mask (bit counts for weights all 1)."""
-
-    def __init__(self, weights: Sequence[float]) -> None:
-        self.everyone: Worlds = (1 << len(weights)) - 1
-        self.unit = all(w == 1.0 for w in weights)
-        self.tables: list[list[float]] = []
-        for start in range(0, len(weights), 8):
-            chunk = weights[start:start + 8]
-            table = [0.0] * 256
-            for m in range(1, 256):
-                low = (m & -m).bit_length() - 1
-                table[m] = table[m & (m - 1)] + (chunk[low] if low < len(chunk) else 0.0)
-            self.tables.append(table)
-
-    def __call__(self, mask: Worlds) -> float:
-        if self.unit:
-            return float(mask.bit_count())
-        total = 0.0
-        i = 0
-        while mask:
-            total += self.tables[i][mask & 255]
-            mask >>= 8
-            i += 1
-        return total
 
 
 @dataclass(frozen=True)
