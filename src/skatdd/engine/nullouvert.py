@@ -40,136 +40,23 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
-from skatdd.core.cards import Card, Mask, card_name, cards_of, format_cards, format_mask, mask_of, parse_cards
+from skatdd.core.cards import Card, Mask, card_name, cards_of, format_cards, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
-from skatdd.core.printable import Printable
 from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
+from .nullouvert_results import Guess, NullOuvertResult, World
+from .threads import run_threads
 
 __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
 
-T = TypeVar("T")
-
 #: Threads one count of worlds runs on at most (the engine's share of the work has room for so many).
 MAX_JOBS = 64
-
-
-def _run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:
-    """Run *calls* (engine calls that release the GIL) on threads of their own; their results in order.
-
-    A single call runs in the calling thread.  With more, the calling
-    thread only waits, in short steps, so that Ctrl-C (or SIGTERM,
-    :mod:`skatdd.runner.stopping`) reaches it at once: then, as when a call
-    raises, *stop* tells the others to end early, they are joined, and the
-    exception propagates.
-    """
-    if len(calls) == 1:
-        return [calls[0]()]
-    results: list[Any] = [None] * len(calls)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            results[i] = calls[i]()
-        except BaseException as exc:  # handed to the calling thread below
-            errors.append(exc)
-            stop()
-
-    threads = [threading.Thread(target=run, args=(i,), name=f"skatdd-null-{i}", daemon=True)
-               for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    try:
-        for thread in threads:
-            while thread.is_alive():
-                thread.join(0.05)
-    except BaseException:
-        stop()
-        for thread in threads:
-            thread.join()
-        raise
-    if errors:
-        raise errors[0]
-    return results
-
-
-@dataclass(frozen=True)
-class World:
-    """One lie of the cards: the three hands by seat (masks) and the skat (mask)."""
-
-    hands: tuple[Mask, Mask, Mask]
-    skat: Mask
-
-    def to_json(self) -> dict[str, Any]:
-        return {"hands": [format_mask(h) for h in self.hands], "skat": format_mask(self.skat)}
-
-
-@dataclass
-class Guess:
-    """The declarer's first decision where every card fails in some world.
-
-    *history*: the cards played before it (in order); *refutations*: per card
-    the declarer could play there, a world consistent with the history in
-    which that card loses double-dummy.
-    """
-
-    history: list[Card]
-    refutations: list[tuple[Card, World]]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "history": [card_name(c) for c in self.history],
-            "refutations": [{"card": card_name(c), **w.to_json()} for c, w in self.refutations],
-        }
-
-
-@dataclass
-class NullOuvertResult(Printable):
-    """What ``skatdd null-ouvert`` reports (docs/cli.md); ``str()`` is its readable report."""
-
-    hand: Mask
-    declarer: int
-    skat: Mask | None
-    worlds: int
-    worlds_lost: int
-    unbeatable: bool
-    counterexample: tuple[World, list[Card]] | None = None
-    guess: Guess | None = None
-    classes: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-
-    @property
-    def double_dummy_unbeatable(self) -> bool:
-        return self.worlds_lost == 0
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "hand": format_mask(self.hand),
-            "declarer": self.declarer,
-            "skat": None if self.skat is None else format_mask(self.skat),
-            "worlds": self.worlds,
-            "worlds_lost": self.worlds_lost,
-            "double_dummy_unbeatable": self.double_dummy_unbeatable,
-            "unbeatable": self.unbeatable,
-        }
-        if self.counterexample is not None:
-            world, line = self.counterexample
-            out["counterexample"] = {**world.to_json(), "line": [card_name(c) for c in line]}
-        if self.guess is not None:
-            out["guess"] = self.guess.to_json()
-        out["classes"] = self.classes
-        out["nodes"] = self.nodes
-        out["seconds"] = round(self.seconds, 6)
-        return out
 
 
 #: ``(D, U, void_left, void_right, cnt_left, cnt_right, k, declarer, leader, trick)``: the
@@ -295,7 +182,7 @@ class NullOuvertAnalyser:
         solvers = self.solvers(self.count_jobs(k, jobs))
         plan = _nullouvert.WorldClasses(
             [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
-        runs = _run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
+        runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
         first = _nullouvert.WorldClasses.first([run[3] for run in runs])
