@@ -77,35 +77,10 @@ def run_matches(args: argparse.Namespace) -> None:
 
 
 def run_decisions(args: argparse.Namespace) -> None:
-    from skatdd.core.position import Position
-    from skatdd.play.deals import generated_deal
-    from skatdd.play.loading import load_player
-    from skatdd.play.state import state_for
+    from bench_advanced_players import time_decisions  # beside this script; imports skatdd
 
     names = args.players or [f"pimc:{args.worlds}", f"pimc:{args.worlds},full"]
-    specs = [load_player(name) for name in names]
-    times: dict[str, list[float]] = {name: [] for name in names}
-    used: dict[str, list[int]] = {name: [] for name in names}
-    for index in range(1, args.decisions + 1):
-        deal = generated_deal(args.seed, index)
-        hands = list(deal.hands)
-        hands[deal.declarer] = (hands[deal.declarer] | deal.skat) & ~deal.discard
-        pos = Position(deal.declaration.game, deal.declarer, hands, deal.discard, leader=0)
-        players = {spec.name: [spec.factory(seat, index * 3 + seat) for seat in range(3)] for spec in specs}
-        while not pos.is_over():
-            state = state_for(pos, deal.declaration, deal.bids, deal.bid)
-            card = state.legal[0]
-            for name in names:
-                started = time.process_time()
-                chosen = players[name][pos.to_move].play(state)  # type: ignore[union-attr]
-                if len(state.legal) > 1:
-                    times[name].append(time.process_time() - started)
-                if name == names[0]:
-                    card = int(chosen)
-            pos.play(card)
-        for name in names:
-            for player in players[name]:
-                used[name].extend(getattr(player, "used", []))
+    times, used = time_decisions(names, args.decisions, args.seed)
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}")
     for name in names:
         ms = [t * 1000 for t in times[name]]

@@ -19,18 +19,17 @@ from skatdd.play.loading import load_player
 from skatdd.play.state import state_for
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=4)
-    parser.add_argument("--worlds", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    n = args.worlds
-    names = [f"pimc:{n}", f"pimc:{n}+bids", f"pimc:{n}+play", f"pimc:{n}+all", f"alphamu:{n}:4"]
+def time_decisions(names: list[str], deals: int, seed: int) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Each player's CPU seconds per decision with a choice, and the worlds each decision used (``used``).
+
+    The deals of match ``--seed`` *seed* (1..*deals*) are played out by the
+    first player in every seat; every player is asked on the same states.
+    """
     specs = [load_player(name) for name in names]
     times: dict[str, list[float]] = {name: [] for name in names}
-    for index in range(1, args.deals + 1):
-        deal = generated_deal(args.seed, index)
+    used: dict[str, list[int]] = {name: [] for name in names}
+    for index in range(1, deals + 1):
+        deal = generated_deal(seed, index)
         hands = list(deal.hands)
         hands[deal.declarer] = (hands[deal.declarer] | deal.skat) & ~deal.discard
         pos = Position(deal.declaration.game, deal.declarer, hands, deal.discard, leader=0)
@@ -46,6 +45,21 @@ def main() -> None:
                 if name == names[0]:
                     card = int(chosen)
             pos.play(card)
+        for name in names:
+            for player in players[name]:
+                used[name].extend(getattr(player, "used", []))
+    return times, used
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=4)
+    parser.add_argument("--worlds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    n = args.worlds
+    names = [f"pimc:{n}", f"pimc:{n}+bids", f"pimc:{n}+play", f"pimc:{n}+all", f"alphamu:{n}:4"]
+    times, _ = time_decisions(names, args.deals, args.seed)
     for name in names:
         ms = [t * 1000 for t in times[name]]
         print(f"{name:16} {len(ms)} decisions, median {statistics.median(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms")
