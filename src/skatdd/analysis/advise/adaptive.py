@@ -123,6 +123,7 @@ def loss_bound(utilities: Mapping[Card, Sequence[float]], population: int, sprea
 
 
 @functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)
 def _band_scores(declaration: Declaration, mats: int, bid: int | None) -> tuple[int, ...]:
     """The declared game's score in each band (:data:`~skatdd.analysis.best.bands.BAND_SAMPLES`) with *mats*."""
     return tuple(score_game(declaration, matadors=mats, points=p, tricks=t, bid=bid).score for p, t in BAND_SAMPLES)
