@@ -22,10 +22,13 @@ from typing import IO, Any
 
 import pytest
 
+from skatdd.runner.ordered import run_ordered
+from skatdd.runner.outcome import LineOutcome
 from skatdd.runner.stopping import (
     Terminated,
     deferred_stops,
     exit_status,
+    polled_stops,
     raise_if_stopped,
     stop_message,
     stop_on_signals,
@@ -318,3 +321,79 @@ def test_deferred_stops_hold_signals_until_the_step_is_done() -> None:
         assert isinstance(failed.value.__cause__, RuntimeError)
         with deferred_stops():
             pass  # nothing came: nothing raised
+
+
+def test_polled_stops_raise_only_where_the_loop_asks() -> None:
+    """Ctrl-C and the stops stop_on_signals made raise are recorded, and raised by raise_if_stopped or on leaving."""
+    with restored(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        steps = []
+        with pytest.raises(Terminated) as caught, stop_on_signals(), polled_stops():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            steps.append("not cut short")
+            raise_if_stopped()
+            steps.append("never")
+        assert steps == ["not cut short"] and caught.value.signum == signal.SIGTERM
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # no stop_on_signals: Python's own Ctrl-C
+        with pytest.raises(KeyboardInterrupt), polled_stops():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            steps.append("left")  # the stop is raised on leaving the block
+        assert steps == ["not cut short", "left"] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt) as failed, polled_stops():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            raise RuntimeError("a step that failed meanwhile")
+        assert isinstance(failed.value.__cause__, RuntimeError)
+        seen: list[int] = []
+        signal.signal(signal.SIGHUP, lambda signum, frame: seen.append(signum))  # somebody else's handler
+        with polled_stops():
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.05)
+        assert seen == [signal.SIGHUP]
+
+
+class _DoneFuture:
+    """A future already done: its chunk's lines, each an outcome."""
+
+    def __init__(self, chunk: list[tuple[int, bytes | str]]) -> None:
+        self.outcomes = [LineOutcome(line=line, record={}) for line, _ in chunk]
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> list[LineOutcome]:
+        return self.outcomes
+
+    def add_done_callback(self, fn: Callable[[Any], None]) -> None:
+        fn(self)
+
+
+class _StoppedWhileSubmitting:
+    """A backend whose submit is where Ctrl-C arrives, as it may while the pool's submit holds its locks."""
+
+    def __init__(self) -> None:
+        self.submits_finished = 0
+
+    def max_chunks(self) -> int:
+        return 2
+
+    def submit(self, chunk: list[tuple[int, bytes | str]]) -> _DoneFuture:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # a raising handler would raise here, half way through
+        self.submits_finished += 1
+        return _DoneFuture(chunk)
+
+    def failed(self, chunk: Any, error: BaseException) -> tuple[list[LineOutcome], bool]:
+        raise error
+
+
+def test_run_ordered_takes_a_stop_between_steps_never_inside_one() -> None:
+    """A stop raised inside the pool's submit or a future's lock would leave a lock held and hang the exit."""
+    backend = _StoppedWhileSubmitting()
+    emitted: list[int] = []
+    with restored(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with pytest.raises(KeyboardInterrupt), stop_on_signals():
+            run_ordered(iter([(i, "x") for i in range(1, 1000)]), backend, lambda o: emitted.append(o.line),
+                        chunk_lines=1, read_ahead=4)
+    assert backend.submits_finished >= 1 and len(emitted) < 999

@@ -16,15 +16,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .stopping import raise_if_stopped
+from .stopping import polled_stops, raise_if_stopped
 
 if TYPE_CHECKING:
     from .outcome import LineOutcome
 
 __all__ = ["Backend", "Chunk", "InputFeed", "Item", "WorkFuture", "run_ordered"]
 
-#: How often the loop looks for a stop signal whose interrupt was lost (see :func:`run_ordered`).
-STOP_CHECK_SECONDS = 0.5
+#: How often the loop looks for a stop signal (see :func:`run_ordered`): the longest a stop waits to be taken.
+STOP_CHECK_SECONDS = 0.1
 
 #: One input line: ``(line_number, raw_line)``.
 Item = tuple[int, "bytes | str"]
@@ -147,10 +147,18 @@ def run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOut
     yet submitted.  When a chunk's future raises, ``backend.failed`` decides
     what is reported for it and whether the chunks behind it are submitted
     again.  Exceptions (``KeyboardInterrupt`` included) propagate; the caller
-    stops the backend.  A stop signal whose interrupt was lost on the way
-    (:func:`skatdd.runner.stopping.raise_if_stopped`) is raised here within
-    :data:`STOP_CHECK_SECONDS`.
+    stops the backend.  A stop signal is taken between steps, within
+    :data:`STOP_CHECK_SECONDS` (:func:`skatdd.runner.stopping.polled_stops`),
+    never while the loop holds a lock the feed's or the backend's threads
+    also take.
     """
+    with polled_stops():
+        _run_ordered(items, backend, emit, chunk_lines=chunk_lines, read_ahead=read_ahead)
+
+
+def _run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOutcome], None], *,
+                 chunk_lines: int, read_ahead: int) -> None:
+    """:func:`run_ordered`'s loop, stops polled."""
     feed = InputFeed(items, read_ahead)
     pending: deque[tuple[Chunk, WorkFuture]] = deque()
 
@@ -161,6 +169,7 @@ def run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOut
 
     try:
         while True:
+            raise_if_stopped()  # also when the work is so quick that the loop never waits
             while pending and pending[0][1].done():
                 chunk, future = pending.popleft()
                 try:
@@ -179,6 +188,5 @@ def run_ordered(items: Iterator[Item], backend: Backend, emit: Callable[[LineOut
             if not pending and feed.exhausted:
                 return
             feed.wait(STOP_CHECK_SECONDS)
-            raise_if_stopped()
     finally:
         feed.close()

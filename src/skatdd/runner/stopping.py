@@ -13,7 +13,12 @@ signal ended.
 :func:`deferred_stops` holds the signals back over a step that must not be
 cut in half (starting worker processes, a local Dask cluster): they take
 effect when it is done, and the processes a cluster starts never see a
-Ctrl-C typed at the terminal.
+Ctrl-C typed at the terminal.  :func:`polled_stops` takes them only where a
+loop asks for them (:func:`raise_if_stopped`): a loop that shares locks with
+other threads (a process pool's futures, its input reader) must not have an
+interrupt raised while it holds one, or the pool's own thread waits on that
+lock for ever and the interpreter, which joins that thread at exit, never
+exits.
 """
 from __future__ import annotations
 
@@ -27,7 +32,8 @@ from types import FrameType
 from typing import Any
 
 __all__ = [
-    "STOP_SIGNALS", "Terminated", "deferred_stops", "exit_status", "raise_if_stopped", "stop_message", "stop_on_signals",
+    "STOP_SIGNALS", "Terminated", "deferred_stops", "exit_status", "polled_stops", "raise_if_stopped", "stop_message",
+    "stop_on_signals",
 ]
 
 #: The signals that stop a run as Ctrl-C does (SIGHUP where the platform has it).
@@ -51,6 +57,11 @@ def _raise(signum: int, frame: FrameType | None) -> None:
     """The handler: remember the signal, then raise its interrupt wherever the main thread is."""
     _received.append(signum)
     raise _interrupt(signum)
+
+
+def _remember(signum: int, frame: FrameType | None) -> None:
+    """The handler of :func:`polled_stops`: remember the signal for :func:`raise_if_stopped`, raise nothing."""
+    _received.append(signum)
 
 
 def raise_if_stopped() -> None:
@@ -176,6 +187,38 @@ def deferred_stops(*, deaf_children: bool = False) -> Iterator[None]:
     _restore(masked, previous)
     if arrived:
         raise _interrupt(arrived[0])
+
+
+@contextmanager
+def polled_stops() -> Iterator[None]:
+    """Within the block a stop is raised only by :func:`raise_if_stopped`, which the block's loop calls between steps.
+
+    A signal handler raises wherever the main thread happens to be, and that
+    may be just after it took a lock inside ``threading.Condition.__enter__``
+    (a future's, a queue's), which then stays taken: a pool's manager thread
+    waiting for it never ends, and neither does the interpreter's exit,
+    which joins that thread.  Here Ctrl-C (when it would raise
+    ``KeyboardInterrupt``) and a SIGTERM or SIGHUP that
+    :func:`stop_on_signals` made raise are recorded instead; other handlers
+    are left alone.  A stop that came and was not raised yet is raised on
+    leaving the block (from the block's own exception, if it failed
+    meanwhile).  Outside the main thread nothing changes.
+    """
+    if not _in_main_thread():
+        yield
+        return
+    raising = (_raise, signal.default_int_handler)
+    previous = {sig: signal.signal(sig, _remember)
+                for sig in (signal.SIGINT, *STOP_SIGNALS) if signal.getsignal(sig) in raising}
+    try:
+        yield
+    except BaseException as exc:
+        _restore(False, previous)
+        if _received and not isinstance(exc, KeyboardInterrupt):
+            raise _interrupt(_received.pop(0)) from exc
+        raise
+    _restore(False, previous)
+    raise_if_stopped()
 
 
 def _restore(masked: bool, previous: dict[signal.Signals, Any]) -> None:
