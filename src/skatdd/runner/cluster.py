@@ -126,8 +126,10 @@ def _start_local(distributed: Any, workers: int, tt_mb: int | None) -> tuple[Any
     try:
         with deferred_stops(deaf_children=True):
             # Any free port for the dashboard: a second cluster on the machine must not clash over 8787.
+            # The workers' own logs silenced: what they log as errors is a heartbeat that met the scheduler
+            # closing (a stop under load) or a task's failure, which reaches the run as that line's error.
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0", silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster)
     except BaseException:
         _close(client, cluster, stopped=True)
