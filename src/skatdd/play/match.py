@@ -19,7 +19,8 @@ loses, and each defender 40 when the declarer loses.  A's *edge* on the deal
 is A's total over the two games (declarer in the first, both defenders in
 the second) minus B's.  Every card is also judged double-dummy
 (:func:`skatdd.analysis.analyse.api.analyse_cards`: its cost to its side), and the deal's
-double-dummy value at the first lead is recorded.
+double-dummy value at the first lead is recorded, as are the worlds each
+PIMC decision used (:mod:`skatdd.play.worlds_used`).
 
 A player fails the deal -- not the match -- when it returns a card that is
 not legal, raises, or takes longer than the per-card *timeout*: the deal's

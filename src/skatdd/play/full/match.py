@@ -17,9 +17,11 @@ heuristic's choice when it has no such method; ``play`` with the card-play
 
 A's total on a deal is the sum, over the six games, of the points of every
 seat A held; A's edge on the deal is A's total minus B's, in Seeger-Fabian
-points and in list score.  A player fails the deal, as in ``match``, when
-it answers an illegal choice, raises or overruns the timeout over one
-choice; a plug-in plays in a process of its own (:mod:`skatdd.play.hosting`).
+points and in list score.  The worlds each PIMC card decision used are
+recorded as in ``match`` (:mod:`skatdd.play.worlds_used`).  A player fails
+the deal, as in ``match``, when it answers an illegal choice, raises or
+overruns the timeout over one choice; a plug-in plays in a process of its
+own (:mod:`skatdd.play.hosting`).
 """
 from __future__ import annotations
 
