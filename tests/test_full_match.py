@@ -201,9 +201,18 @@ def test_pimc_plays_a_full_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(full_players, "BID_SKATS", 2)
     monkeypatch.setattr(full_players, "BID_WORLDS", 2)
     monkeypatch.setattr(full_players, "PICKUP_WORLDS", 4)
-    records, summary = full_match("pimc:2", "heuristic", 1, seed=2)
+    records, summary = full_match("pimc:2", "heuristic", 1, seed=1)  # seed 1: games declared and played
     assert summary.deals == 1 and not summary.failed, records
-    assert len(records[0]["games"]) == 6
+    assert len(records[0]["games"]) == 6 and any(game["cards"] for game in records[0]["games"])
+    # The worlds of pimc's card decisions, one entry per card (null: forced, or heuristic's), at most N = 2 each.
+    used = [n for game in records[0]["games"] for n in game["worlds"] if n is not None]
+    assert all(len(game["worlds"]) == len(game["cards"]) for game in records[0]["games"])
+    assert used and all(1 <= n <= 2 for n in used)
+    assert records[0]["worlds_used"] == {"A": {"decisions": len(used), "worlds": sum(used), "max": max(used)},
+                                         "B": None}
+    assert summary.to_json()["worlds"] == {"a": {"decisions": len(used), "mean": round(sum(used) / len(used), 4),
+                                                 "max": max(used)}, "b": None}
+    assert "PIMC worlds per searched card: A " in "\n".join(summary.lines())
 
 
 def test_jobs_and_resume_give_the_same_output(tmp_path: Path) -> None:
@@ -218,6 +227,8 @@ def test_jobs_and_resume_give_the_same_output(tmp_path: Path) -> None:
     summary = outputs[0][1]
     assert summary["deals"] == 6 and set(summary["edge"]) == {"tournament", "list"}
     assert set(summary["profile"]["a"]) >= {"passed", "declarer_win", "by_game", "mean_bid", "overbid", "hand"}
+    assert summary["worlds"] == {"a": None, "b": None}  # neither searches worlds
+    assert all(r["worlds_used"] == {"A": None, "B": None} for r in lines_of(outputs[0][0]))
     whole = tmp_path / "jobs1.jsonl"
     part = tmp_path / "part.jsonl"
     lines = whole.read_text().splitlines(keepends=True)

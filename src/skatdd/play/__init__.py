@@ -9,6 +9,7 @@
   (:mod:`~skatdd.play.auction` for generated deals);
 * :mod:`~skatdd.play.match`: the referee and :func:`match`, the Python API;
 * :mod:`~skatdd.play.summary`: the match summary with its paired intervals;
+* :mod:`~skatdd.play.worlds_used`: the worlds the PIMC players' decisions used, in both referees' records;
 * :mod:`~skatdd.play.referee`: what both referees share (timeout, failures, hosted plug-ins);
 * the whole game, the subpackage :mod:`~skatdd.play.full` (docs/game.md, whose first section lists the
   names this package gives for it):

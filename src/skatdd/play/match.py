@@ -19,7 +19,8 @@ loses, and each defender 40 when the declarer loses.  A's *edge* on the deal
 is A's total over the two games (declarer in the first, both defenders in
 the second) minus B's.  Every card is also judged double-dummy
 (:func:`skatdd.analysis.analyse.api.analyse_cards`: its cost to its side), and the deal's
-double-dummy value at the first lead is recorded.
+double-dummy value at the first lead is recorded, as are the worlds each
+PIMC decision used (:mod:`skatdd.play.worlds_used`).
 
 A player fails the deal -- not the match -- when it returns a card that is
 not legal, raises, or takes longer than the per-card *timeout*: the deal's
@@ -68,6 +69,7 @@ from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSp
 from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
 from .state import state_for
 from .summary import MatchSummary
+from .worlds_used import WorldsUsed
 
 __all__ = [
     "MatchConfig",
@@ -154,13 +156,15 @@ class _Game:
     declarer_player: str
     cards: list[Card] = field(default_factory=list)
     end: Position | None = None
+    worlds: list[int | None] | None = None  # per card, the worlds its PIMC decision used (worlds_used)
 
 
 def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: PlayerSpec, seed: int, line: int,
-               timeout: float | None, hosts: dict[str, PlayerHost]) -> _Game:
+               timeout: float | None, hosts: dict[str, PlayerHost], worlds: WorldsUsed) -> _Game:
     """Play game *number* (1 or 2) of *deal*: *declarer*'s player at the declarer's seat, *defender*'s at the others.
 
-    A hosted player (a plug-in) plays in *hosts*' process of its label.
+    A hosted player (a plug-in) plays in *hosts*' process of its label.  The
+    worlds each PIMC decision used go to *worlds* (:mod:`skatdd.play.worlds_used`).
     """
     label_d, label_f = ("A", "B") if number == 1 else ("B", "A")
     specs = {seat: declarer if seat == deal.declarer else defender for seat in range(3)}
@@ -183,9 +187,11 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
     declaration = deal.declaration
     pos = deal.start_position()
     game = _Game(label_d)
+    worlds.start_game(players, labels)
     while not pos.is_over() and not declaration.decided(pos.declarer_tricks, pos.defender_tricks):
         seat = pos.to_move
         player = players[seat]
+        mark = worlds.mark(seat)
         if isinstance(player, Hosted):
             card, failure = _ask_hosted(player, pos, declaration, deal, timeout)
         else:
@@ -195,7 +201,9 @@ def _play_game(deal: MatchDeal, number: int, declarer: PlayerSpec, defender: Pla
                                 f"{seat} in game {number}, card {len(game.cards) + 1}: {failure}")
         pos.play(card)
         game.cards.append(card)
+        worlds.card(seat, mark)
     game.end = pos
+    game.worlds = worlds.game_list()
     return game
 
 
@@ -224,6 +232,7 @@ def _score(deal: MatchDeal, game: _Game, solver: Solver) -> dict[str, Any]:
         "defender_tournament": score.seeger_defenders,
         "costs": costs,
         "cost": {side: {"total": total, "cards": cards} for side, (total, cards) in by_side.items()},
+        "worlds": game.worlds,
     }
 
 
@@ -261,10 +270,11 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
     share_solver(solver)
     hosts = {label: PlayerHost(spec.factory) for label, spec in zip(LABELS, (a, b), strict=True) if spec.hosted}
+    worlds = WorldsUsed()
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            games = [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts),
-                     _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts)]
+            games = [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts, worlds),
+                     _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts, worlds)]
     except PlayerFailure as failure:
         record["failed"] = failure.to_json()
         return record
@@ -279,6 +289,7 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver
     a_total = first["tournament"] + 2 * second["defender_tournament"]
     b_total = second["tournament"] + 2 * first["defender_tournament"]
     record["edge"] = {"score": first["score"] - second["score"], "tournament": a_total - b_total}
+    record["worlds_used"] = worlds.to_json(LABELS)
     return record
 
 

@@ -154,7 +154,9 @@ class PimcPlayer:
     The worlds of each card are drawn with a seed taken from
     ``random.Random(seed)``, one per decision; *full*: always all *worlds*
     of them (no stopping rule).  ``used`` lists the worlds each searched
-    decision solved, in order.  A forced card (one legal card) is played
+    decision solved, in order; the referees read it around each card
+    (:mod:`skatdd.play.worlds_used`), so a subclass appends one entry per
+    searched decision and none for a card it chose otherwise.  A forced card (one legal card) is played
     without a search.  The decision loop (:meth:`play`) is shared with the
     players that judge the worlds otherwise
     (:class:`skatdd.play.advanced.AdvancedPlayer`), which override

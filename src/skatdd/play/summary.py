@@ -12,7 +12,9 @@ grand games only: a null declarer's points mean nothing); the same per game
 type (grand, suit, null).  Per player, the mean double-dummy cost per card
 (:mod:`skatdd.analysis.analyse.api`'s measure: what a card lost for its side against
 double-dummy play from there on), apart for suit and grand (card points) and
-null (1 when a card turned its side's double-dummy win into a loss).
+null (1 when a card turned its side's double-dummy win into a loss).  Per
+PIMC player, the worlds its searched decisions used: their number, the mean
+per decision and the most (:mod:`skatdd.play.worlds_used`).
 
 >>> t_quantile(1), t_quantile(10), t_quantile(10_000)
 (12.7062, 2.228..., 1.960...)
@@ -24,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skatdd.core.printable import Printable
+
+from .worlds_used import WorldsTally
 
 __all__ = ["GAME_TYPES", "MatchSummary", "PairedMean", "game_type", "note_failure", "t_quantile"]
 
@@ -160,6 +164,7 @@ class _Side:
     by_type: dict[str, _Rate] = field(default_factory=lambda: {t: _Rate() for t in GAME_TYPES})
     cost: _Cost = field(default_factory=_Cost)
     cost_null: _Cost = field(default_factory=_Cost)
+    worlds: WorldsTally = field(default_factory=WorldsTally)
 
 
 @dataclass
@@ -228,6 +233,9 @@ class MatchSummary(Printable):
             for player, role, side in ((declarer, "declarer", "declarer"), (defender, "defender", "defenders")):
                 tally = self.sides[player].cost_null if null else self.sides[player].cost
                 tally.add(role, cost[side]["total"], cost[side]["cards"])
+        used = record.get("worlds_used") or {}  # absent in the records of earlier versions (--resume)
+        for label, s in self.sides.items():
+            s.worlds.add(used.get(label))
 
     def to_json(self) -> dict[str, Any]:
         """The summary object of docs/cli.md: ``deals``, ``edge``, ``a``, ``b``, ``by_game`` and the counts."""
@@ -235,7 +243,7 @@ class MatchSummary(Printable):
             s = self.sides[key]
             return {
                 "player": self.players.get(key), "cheats": key in self.cheats, **s.declarer.to_json(),
-                "dd_cost": s.cost.to_json(), "dd_cost_null": s.cost_null.to_json(),
+                "dd_cost": s.cost.to_json(), "dd_cost_null": s.cost_null.to_json(), "worlds": s.worlds.to_json(),
             }
 
         return {

@@ -5,6 +5,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from skatdd.core.printable import renders
 from skatdd.play.referee import LABELS
 from skatdd.play.summary import GAME_TYPES, MatchSummary, PairedMean
@@ -66,6 +68,15 @@ def summary_lines(summary: MatchSummary) -> list[str]:
     if data["by_game"]["null"]["deals"]:
         for role in ("declarer", "defender"):
             row(f"lost nulls, as {role}", _number(a["dd_cost_null"][role], 3), _number(b["dd_cost_null"][role], 3))
+    if a["worlds"] or b["worlds"]:
+        # Only PIMC players search worlds; a match without one keeps its summary as it was.
+        def worlds(side: dict[str, Any], key: str, digits: int = 0) -> str:
+            return "-" if side["worlds"] is None else _number(side["worlds"][key], digits)
+
+        out += ["", f"{'PIMC worlds per searched decision':<36}{'A':>10}{'B':>10}"]
+        row("mean", worlds(a, "mean", 2), worlds(b, "mean", 2))
+        row("most in one decision", worlds(a, "max"), worlds(b, "max"))
+        row("decisions searched", worlds(a, "decisions"), worlds(b, "decisions"))
     for failure in summary.failures:
         out.append(f"Failed: {failure}")
     return out

@@ -17,9 +17,11 @@ heuristic's choice when it has no such method; ``play`` with the card-play
 
 A's total on a deal is the sum, over the six games, of the points of every
 seat A held; A's edge on the deal is A's total minus B's, in Seeger-Fabian
-points and in list score.  A player fails the deal, as in ``match``, when
-it answers an illegal choice, raises or overruns the timeout over one
-choice; a plug-in plays in a process of its own (:mod:`skatdd.play.hosting`).
+points and in list score.  The worlds each PIMC card decision used are
+recorded as in ``match`` (:mod:`skatdd.play.worlds_used`).  A player fails
+the deal, as in ``match``, when it answers an illegal choice, raises or
+overruns the timeout over one choice; a plug-in plays in a process of its
+own (:mod:`skatdd.play.hosting`).
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ from ..deals import Items, deal_items, derive_seed, generated_id
 from ..hosting import HostDied, HostTimeout, PlayerHost
 from ..players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
 from ..referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
+from ..worlds_used import WorldsUsed
 from .actions import Action, Phase, Play, parse_action
 from .game import FullGame
 from .heuristic_player import HeuristicChoices, heuristic_choice
@@ -211,7 +214,7 @@ def _ask_hosted(player: Hosted, seat: int, game: FullGame, timeout: float | None
 # --------------------------------------------------------------------------- one seating, one deal
 
 
-def _game_record(game: FullGame, seating: str, deal: FullDeal) -> dict[str, Any]:
+def _game_record(game: FullGame, seating: str, deal: FullDeal, worlds: list[int | None] | None) -> dict[str, Any]:
     """The record of one finished game (docs/cli.md, ``match --full``)."""
     result = game.result
     assert result is not None
@@ -236,13 +239,17 @@ def _game_record(game: FullGame, seating: str, deal: FullDeal) -> dict[str, Any]
         "declarer_points": result.declarer_points,
         "list": list(result.list_points),
         "tournament": list(result.seeger),
+        "worlds": worlds,
         "iss": game.to_iss(game_id=f"{deal.id}/{seating}", players=tuple(seating)),
     }
 
 
 def _play_seating(deal: FullDeal, seating: str, specs: dict[str, PlayerSpec], seed: int, line: int,
-                  timeout: float | None, hosts: dict[str, PlayerHost]) -> dict[str, Any]:
-    """Play *deal* with the players of *seating*; raises :class:`PlayerFailure` when one fails."""
+                  timeout: float | None, hosts: dict[str, PlayerHost], worlds: WorldsUsed) -> dict[str, Any]:
+    """Play *deal* with the players of *seating*; raises :class:`PlayerFailure` when one fails.
+
+    The worlds each PIMC card decision used go to *worlds* (:mod:`skatdd.play.worlds_used`).
+    """
     number = SEATINGS.index(seating) + 1
     players: dict[int, Any] = {}
     for seat, label in enumerate(seating):
@@ -261,8 +268,11 @@ def _play_seating(deal: FullDeal, seating: str, specs: dict[str, PlayerSpec], se
             raise PlayerFailure(label, seat, number, f"{where} raised {type(exc).__name__}: {exc}") from None
     defaults = {seat: HeuristicChoices() for seat in range(3)}
     game = FullGame(deal.hands, deal.skat)
+    worlds.start_game(players, dict(enumerate(seating)))
     while (mover := game.current_seat) is not None:
         player = players[mover]
+        playing = game.phase is Phase.PLAY
+        mark = worlds.mark(mover)
         try:
             if isinstance(player, Hosted):
                 action = _ask_hosted(player, mover, game, timeout, defaults[mover])
@@ -273,7 +283,9 @@ def _play_seating(deal: FullDeal, seating: str, specs: dict[str, PlayerSpec], se
             raise PlayerFailure(label, mover, number, f"player {label} ({specs[label].name}) at seat {mover} in "
                                 f"seating {seating}, {game.phase} move {len(game.history) + 1}: {exc}") from None
         game.apply(action)
-    return _game_record(game, seating, deal)
+        if playing:  # the bidding, pick-up and discard are no card decisions: they are not counted
+            worlds.card(mover, mark)
+    return _game_record(game, seating, deal, worlds.game_list())
 
 
 def play_full_deal(deal: FullDeal, config: FullConfig, line: int, *, solver: Solver | None = None) -> dict[str, Any]:
@@ -286,9 +298,10 @@ def play_full_deal(deal: FullDeal, config: FullConfig, line: int, *, solver: Sol
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
     share_solver(solver_or_default(solver))
     hosts = {label: PlayerHost(spec.factory) for label, spec in specs.items() if spec.hosted}
+    worlds = WorldsUsed()
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            games = [_play_seating(deal, seating, specs, config.seed, line, config.timeout, hosts)
+            games = [_play_seating(deal, seating, specs, config.seed, line, config.timeout, hosts, worlds)
                      for seating in SEATINGS]
     except PlayerFailure as failure:
         record["failed"] = failure.to_json()
@@ -305,6 +318,7 @@ def play_full_deal(deal: FullDeal, config: FullConfig, line: int, *, solver: Sol
             totals[label]["list"] += game["list"][seat]
     record["totals"] = totals
     record["edge"] = {kind: totals["A"][kind] - totals["B"][kind] for kind in ("tournament", "list")}
+    record["worlds_used"] = worlds.to_json(LABELS)
     return record
 
 

@@ -13,6 +13,8 @@ schneider and schwarz (reached by either side, or announced); and
 ``passed``: the share of passed-in games among the games where it held two
 of the three seats.  :data:`HUMAN` holds the published figures for human
 play on the largest online platform (17,967,106 deals), to show beside it.
+Per PIMC program, the worlds its searched card decisions used: their number,
+the mean per decision and the most (:mod:`skatdd.play.worlds_used`).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..summary import PairedMean, note_failure
+from ..worlds_used import WorldsTally
 
 __all__ = ["GAMES", "HUMAN", "FullSummary"]
 
@@ -99,6 +102,7 @@ class FullSummary:
     tournament: PairedMean = field(default_factory=PairedMean)
     list_score: PairedMean = field(default_factory=PairedMean)
     profiles: dict[str, _Profile] = field(default_factory=lambda: {"A": _Profile(), "B": _Profile()})
+    worlds: dict[str, WorldsTally] = field(default_factory=lambda: {"A": WorldsTally(), "B": WorldsTally()})
     failures: list[str] = field(default_factory=list)
 
     def add(self, record: dict[str, Any]) -> None:
@@ -113,9 +117,11 @@ class FullSummary:
         self.deals += 1
         self.tournament.add(record["edge"]["tournament"])
         self.list_score.add(record["edge"]["list"])
+        used = record.get("worlds_used") or {}  # absent in the records of earlier versions (--resume)
         for label in ("A", "B"):
             self.profiles[label].points += record["totals"][label]["tournament"]
             self.profiles[label].seats += 9
+            self.worlds[label].add(used.get(label))
         for game in record["games"]:
             seating = game["seating"]
             major = max("AB", key=seating.count)
@@ -151,6 +157,7 @@ class FullSummary:
             "per_game": {"a": self.per_game("A"), "b": self.per_game("B")},
             "edge": {"tournament": self.tournament.to_json(), "list": self.list_score.to_json()},
             "profile": {"a": self.profiles["A"].to_json(), "b": self.profiles["B"].to_json()},
+            "worlds": {"a": self.worlds["A"].to_json(), "b": self.worlds["B"].to_json()},
             "human": HUMAN,
         }
 
@@ -167,6 +174,16 @@ class FullSummary:
         out.append(f"  Seeger-Fabian per game: A {num(data['per_game']['a'])}, B {num(data['per_game']['b'])}")
         out.append(f"  A's edge per deal (Seeger-Fabian), mean and 95% interval: {self.tournament.text()}")
         out.append(f"  A's edge per deal (list score):                           {self.list_score.text()}")
+        if any(data["worlds"].values()):  # only PIMC programs search worlds
+
+            def searched(w: dict[str, Any] | None) -> str:
+                if w is None:
+                    return "-"
+                mean = "-" if w["mean"] is None else f"{w['mean']:.2f}"
+                return f"{mean} (most {w['max']}, {w['decisions']} decisions)"
+
+            out.append(f"  PIMC worlds per searched card: A {searched(data['worlds']['a'])}, "
+                       f"B {searched(data['worlds']['b'])}")
         out += ["", f"{'Profile':<26}{'A':>17}{'B':>17}{'humans':>17}"]
         a, b = data["profile"]["a"], data["profile"]["b"]
 
