@@ -163,7 +163,9 @@ def options_of(command: click.Command, ctx: click.Context) -> list[str]:
             for name in (*param.opts, *param.secondary_opts)]
 
 
-GROUP_CTX = click.Context(cli, info_name="skatdd")
+#: As the CLI makes it (its context settings: ``-h``): Click caches each command's help option from the first
+#: context that asks, so a bare Context here would leave ``-h`` out of the help printed later in this process.
+GROUP_CTX = click.Context(cli, info_name="skatdd", **cli.context_settings)
 COMMANDS = cli.list_commands(GROUP_CTX)
 SECTIONS = sections(CLI_DOC)
 COMMON = "".join(body for heading, body in SECTIONS.items() if heading in ("## Names", "## Common to every command"))
