@@ -40,7 +40,7 @@ ctypedef struct DD:
     int at_root            # set by the caller: the next dd_lose() is a class's root (killer, below)
     int killer             # the root move that settled the last root searched, tried first at the next (-1: none)
     uint64_t nodes
-    Table* tt
+    DView* tt              # this thread's view of the (maybe shared) table
 
 
 cdef inline int suit_of(int c) noexcept nogil:
@@ -302,8 +302,7 @@ cdef void init_holds() noexcept nogil:
 cdef inline int holds_in(uint32_t d, uint32_t l, uint32_t r, int su) noexcept nogil:
     """HOLDS for suit *su* of the hands d (declarer), l and r (the defenders after and before him)."""
     cdef uint32_t lv = ((d | l | r) >> (8 * su)) & 0xFF
-    cdef int n = __builtin_popcount(lv)
-    return HOLDS[HOLDS_AT[n] + <int>((PEXT8[lv][(d >> (8 * su)) & 0xFF] << n) + PEXT8[lv][(l >> (8 * su)) & 0xFF])]
+    return not (CODE3[suit_code(lv, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF)] & CODE3_FAILS)
 
 
 cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r, uint32_t leads) noexcept nogil:
@@ -358,8 +357,73 @@ cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r, uint32_t leads) n
     return 0
 
 
+# A suit's code: its live count n and the declarer's and left defender's
+# cards compressed onto its n live cards, as the base-3 number whose i-th
+# digit says who holds the i-th lowest live card (0 the right defender, 1
+# the declarer, 2 the left one), offset by the codes of fewer live cards:
+# CODE3_OFF[n] + T3[d] + 2 T3[l] < 9,841 = (3^9 - 1) / 2, so four suits and
+# the leader fit in one 58-bit key (nullouvert_table.pxi: one word an entry).
+# CODE3[code]: the code of the suit's canonical form with a defender on lead
+# (a safe suit, suit_safe(), written with the declarer's cards lowest and the
+# defenders' above them in their own order; any other suit is its own form),
+# with flags: CODE3_OPEN when the suit neither is safe nor holds (HOLDS),
+# CODE3_FAILS when it does not hold.  9,841 entries of two bytes (the first
+# level cache), where the holdings' table HOLDS takes 87,381 bytes.
+cdef enum:
+    NCODES3 = 9841
+    CODE3_MASK = 0x3FFF
+    CODE3_OPEN = 0x4000
+    CODE3_FAILS = 0x8000
+
+
+cdef uint16_t T3[256]
+cdef int CODE3_OFF[10]
+cdef uint16_t CODE3[9841]
+
+
+cdef inline int suit_code(uint32_t lv, uint32_t db, uint32_t lb) noexcept nogil:
+    """The code of one suit (header): *lv* its live cards, *db* and *lb* the declarer's and left defender's, in one byte."""
+    return CODE3_OFF[__builtin_popcount(lv)] + T3[PEXT8[lv][db]] + 2 * T3[PEXT8[lv][lb]]
+
+
+cdef void init_code3() noexcept nogil:
+    """Fill T3, CODE3_OFF and CODE3 (after init_pext_table() and init_holds())."""
+    cdef int c, i, n, code, canon, flags
+    cdef uint32_t d, l, full, cd, cl
+    for c in range(256):
+        T3[c] = 0
+        i = 1
+        for n in range(8):
+            if (c >> n) & 1:
+                T3[c] += i
+            i *= 3
+    CODE3_OFF[0] = 0
+    i = 1
+    for n in range(9):
+        CODE3_OFF[n + 1] = CODE3_OFF[n] + i
+        i *= 3
+    for n in range(9):
+        full = (1u << n) - 1
+        for d in range(1u << n):
+            for l in range(1u << n):
+                if d & l:
+                    continue
+                code = CODE3_OFF[n] + T3[d] + 2 * T3[l]
+                canon = code
+                flags = 0
+                if not HOLDS[HOLDS_AT[n] + <int>((d << n) + l)]:
+                    flags |= CODE3_FAILS
+                if SAFE_CANON[d] != UNSAFE:
+                    cd = SAFE_CANON[d]
+                    cl = (<uint32_t>PEXT8[full & ~d][l]) << __builtin_popcount(d)
+                    canon = CODE3_OFF[n] + T3[cd] + 2 * T3[cl]
+                elif flags & CODE3_FAILS:
+                    flags |= CODE3_OPEN
+                CODE3[code] = <uint16_t>(canon | flags)
+
+
 cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
-    """One suit's part of dd_key(): live count, declarer's and left defender's cards compressed onto the live ones.
+    """One suit's part of dd_key(): its code (above), live count and the declarer's and left defender's cards.
 
     With a defender on lead, a suit that is safe for the declarer (suit_safe)
     is written as its canonical form: the declarer's cards as the lowest
@@ -370,20 +434,15 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
     the defender with the higher card in both.  Otherwise *unsafe* counts
     the suit, unless it holds (HOLDS).
     """
-    cdef uint32_t dc = PEXT8[lv][db], canon, lc
-    cdef uint64_t head = (<uint64_t>__builtin_popcount(lv)) << 16
+    cdef int code = suit_code(lv, db, lb), v
     if defender_leads:
-        canon = SAFE_CANON[dc]
-        if canon != UNSAFE:
-            return head | (canon << 8) | ((<uint64_t>PEXT8[lv & ~db][lb]) << __builtin_popcount(db))
-        lc = PEXT8[lv][lb]
-        if not HOLDS[HOLDS_AT[__builtin_popcount(lv)] + <int>((dc << __builtin_popcount(lv)) + lc)]:
-            unsafe[0] += 1
-        return head | (dc << 8) | lc
-    return head | (dc << 8) | PEXT8[lv][lb]
+        v = CODE3[code]
+        unsafe[0] += (v & CODE3_OPEN) != 0
+        return <uint64_t>(v & CODE3_MASK)
+    return <uint64_t>code
 
 
-cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* k1, uint64_t* k2) noexcept nogil:
+cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* key) noexcept nogil:
     """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
     cdef uint64_t sig[4]
     cdef int su, defender_leads = lead_rel != 0, unsafe = 0
@@ -391,19 +450,18 @@ cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint
         sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads,
                            &unsafe)
     sort4(sig)
-    k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
-    k2[0] = sig[3] | ((<uint64_t>lead_rel) << 20)
+    key[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | ((<uint64_t>lead_rel) << 56)
     return unsafe
 
 
-cdef inline int dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
-    """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig()).
+cdef inline int dd_key(const DD* s, uint64_t* key) noexcept nogil:
+    """Rank-normalised, suit-sorted key (58 bits) of a trick-boundary position (safe suits canonical: suit_sig()).
 
     Returns the number of suits that neither are safe for the declarer nor
     hold (HOLDS) when a defender leads (0: he has won), else 0.
     """
     return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
-                  (s.leader - s.decl + 3) % 3, k1, k2)
+                  (s.leader - s.decl + 3) % 3, key)
 
 
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
@@ -510,7 +568,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int seat = (s.leader + s.tlen) % 3
     cdef int moves[MAXM]
     cdef int n, i, res, c, restricted = 0, root = s.at_root
-    cdef uint64_t k1 = 0, k2 = 0
+    cdef uint64_t key = 0
     cdef int found
     s.at_root = 0
     s.nodes += 1
@@ -524,16 +582,16 @@ cdef int dd_lose(DD* s) noexcept nogil:
         if s.leader != s.decl:
             if quick_loss(s):
                 return 1
-            if dd_key(s, &k1, &k2) == 0:
+            if dd_key(s, &key) == 0:
                 return 0        # the key found every suit safe or holding (HOLDS)
         elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3], s.lead_mask):
             return 0
         elif s.lead_mask != ALL_CARDS:
             restricted = 1
         else:
-            dd_key(s, &k1, &k2)
+            dd_key(s, &key)
         if not restricted:
-            found = table_get(s.tt, k1, k2)
+            found = dtable_get(s.tt, key)
             if found >= 0:
                 return found
     n = dd_order(s, seat, moves)
@@ -554,7 +612,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
                 s.killer = c
             break
     if s.tlen == 0 and not restricted:
-        table_put(s.tt, k1, k2, res, __builtin_popcount(s.hand[s.decl]))
+        dtable_put(s.tt, key, res, __builtin_popcount(s.hand[s.decl]))
     return res
 
 

@@ -224,7 +224,7 @@ class NullOuvertAnalyser:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         jobs = min(jobs, MAX_JOBS)
         while len(self._workers) < jobs - 1:
-            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1))
+            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1, share=self.solver))
         return [self.solver, *self._workers[:jobs - 1]]
 
     def dd_lose(self, world: World, declarer: int) -> bool:
