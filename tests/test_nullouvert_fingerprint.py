@@ -7,7 +7,7 @@ on one thread (``jobs=1``, the default of the Python API: with more the
 node count depends on how the threads share the classes).
 Asserted: every hand with a known skat (about 1.5 s in all), and without
 the skat the quick hands and the hardest one, ``two-gaps-R``: 66,193,941
-nodes, 2,771,340 classes, the figure the README's "Speed" table quotes
+nodes, 2,771,340 classes, the figure docs/engine.md's Speed table quotes
 (about 3 s).  ``gaps-F`` and ``ace-C-M`` without the skat (about 2 s each)
 are not run here.
 
