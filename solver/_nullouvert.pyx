@@ -11,7 +11,8 @@ beyond what C needs and runs every search without the GIL.
 
 Parts: bits.pxi and play.pxi (bit helpers, rank compression, trick closing
 and move insertion, shared with the engine), nullouvert_table.pxi (exact-key
-result table), nullouvert_dd.pxi (double-dummy search),
+result tables), nullouvert_suits.pxi (one suit's tables: safe, holds, its
+code in the key), nullouvert_dd.pxi (double-dummy search),
 nullouvert_worlds.pxi (solving classes of worlds), nullouvert_honest.pxi
 (the honest AND-OR search).
 """
@@ -19,6 +20,7 @@ nullouvert_worlds.pxi (solving classes of worlds), nullouvert_honest.pxi
 include "bits.pxi"
 include "play.pxi"
 include "nullouvert_table.pxi"
+include "nullouvert_suits.pxi"
 include "nullouvert_dd.pxi"
 include "nullouvert_worlds.pxi"
 include "nullouvert_honest.pxi"
