@@ -11,7 +11,8 @@ beyond what C needs and runs every search without the GIL.
 
 Parts: bits.pxi and play.pxi (bit helpers, rank compression, trick closing
 and move insertion, shared with the engine), nullouvert_table.pxi (exact-key
-result table), nullouvert_dd.pxi (double-dummy search),
+result tables), nullouvert_suits.pxi (one suit's tables: safe, holds, its
+code in the key), nullouvert_dd.pxi (double-dummy search),
 nullouvert_worlds.pxi (solving classes of worlds), nullouvert_honest.pxi
 (the honest AND-OR search).
 """
@@ -19,6 +20,7 @@ nullouvert_worlds.pxi (solving classes of worlds), nullouvert_honest.pxi
 include "bits.pxi"
 include "play.pxi"
 include "nullouvert_table.pxi"
+include "nullouvert_suits.pxi"
 include "nullouvert_dd.pxi"
 include "nullouvert_worlds.pxi"
 include "nullouvert_honest.pxi"
@@ -28,6 +30,7 @@ from libc.stdlib cimport free, malloc
 init_pext_table()
 init_safe_canon()
 init_holds()
+init_code3()
 
 
 def suit_holds(declarer, left, right):
@@ -150,31 +153,53 @@ cdef class WorldClasses:
 
 
 cdef class NullSolver:
-    """Owns the double-dummy table and the honest-search memo (exact keys: valid across calls).
+    """Owns the double-dummy table (or shares another solver's) and the honest-search memo (exact keys: valid across calls).
 
-    ``NullSolver(tt_mb, memo_mb=None, near_bits=15)`` gives the double-dummy
-    table *tt_mb* MiB and the memo *memo_mb* (default half of *tt_mb*; at
-    least 1 MiB each), each with a near cache of ``1 << near_bits`` entries
-    (1..20; nullouvert_table.pxi: the tests make it tiny, so that every
-    probe meets another key there).  Not thread-safe: one solver a thread.
+    ``NullSolver(tt_mb, memo_mb=None, near_bits=15, share=None)`` gives the
+    double-dummy table *tt_mb* MiB and the memo *memo_mb* (default half of
+    *tt_mb*; at least 1 MiB each), each with a near cache of ``1 <<
+    near_bits`` entries (1..20; nullouvert_table.pxi: the tests make it
+    tiny, so that every probe meets another key there).  With *share* (a
+    NullSolver) the double-dummy table is *share*'s, not a new one (*tt_mb*
+    is then its size): solvers on several threads may share one table, each
+    with a near cache, counters and memo of its own.  Otherwise not
+    thread-safe: one solver a thread.
     """
 
-    cdef Table tt
+    cdef DTable own
+    cdef DView view
     cdef Table memo
     cdef DD dd
     cdef HS hs
     cdef public int tt_mb
+    cdef NullSolver owner
 
-    def __cinit__(self, int tt_mb=128, memo_mb=None, int near_bits=NEAR_BITS):
+    def __cinit__(self, int tt_mb=128, memo_mb=None, int near_bits=NEAR_BITS, NullSolver share=None):
         cdef int mm = max(1, tt_mb // 2) if memo_mb is None else memo_mb
+        cdef DTable* t
+        self.own.e = NULL
+        self.own.nbuckets = 0
+        self.view.near = NULL
+        self.memo.e = NULL
+        self.memo.near = NULL
+        self.memo.nbuckets = 0
         if tt_mb < 1 or mm < 1:
             raise ValueError(f"tt_mb and memo_mb must be at least 1, got {tt_mb} and {mm}")
         if not 1 <= near_bits <= 20:
             raise ValueError(f"near_bits must be in 1..20, got {near_bits}")
-        if table_alloc(&self.tt, tt_mb, near_bits) != 0 or table_alloc(&self.memo, mm, near_bits) != 0:
-            raise MemoryError(f"cannot allocate {tt_mb} + {mm} MiB of tables")
+        if share is None:
+            if dtable_alloc(&self.own, tt_mb) != 0:
+                raise MemoryError(f"cannot allocate {tt_mb} MiB of table")
+            t = &self.own
+        else:
+            # the owner of the table, kept alive by this reference (None in the owner itself: no cycle)
+            self.owner = share if share.owner is None else share.owner
+            t = &self.owner.own
+            tt_mb = share.tt_mb
+        if dview_alloc(&self.view, t, near_bits) != 0 or table_alloc(&self.memo, mm, near_bits) != 0:
+            raise MemoryError(f"cannot allocate {mm} MiB of memo")
         self.tt_mb = tt_mb
-        self.dd.tt = &self.tt
+        self.dd.tt = &self.view
         self.dd.nodes = 0
         self.dd.lead_mask = ALL_CARDS
         self.dd.at_root = 0
@@ -184,19 +209,21 @@ cdef class NullSolver:
         self.hs.nodes = 0
 
     def __dealloc__(self):
-        table_free(&self.tt)
+        dtable_free(&self.own)
+        dview_free(&self.view)
         table_free(&self.memo)
 
     def clear(self):
-        """Empty both tables and the node counters."""
-        table_clear(&self.tt)
+        """Empty the double-dummy table (shared with others or not), this solver's near cache and memo, and the counters."""
+        dtable_clear(self.view.t)
+        dview_clear(&self.view)
         table_clear(&self.memo)
         self.reset_stats()
 
     def reset_stats(self):
         self.dd.nodes = 0
         self.hs.nodes = 0
-        self.tt.hits = self.tt.probes = self.tt.near_hits = 0
+        self.view.hits = self.view.probes = self.view.near_hits = 0
         self.memo.hits = self.memo.probes = self.memo.near_hits = 0
 
     @property
@@ -214,8 +241,8 @@ cdef class NullSolver:
 
     @property
     def table_stats(self):
-        """``(probes, hits, near_hits)`` of the double-dummy table since the last :meth:`reset_stats` (near: table_get)."""
-        return self.tt.probes, self.tt.hits, self.tt.near_hits
+        """``(probes, hits, near_hits)`` of this solver's double-dummy probes since the last :meth:`reset_stats` (near: dtable_get)."""
+        return self.view.probes, self.view.hits, self.view.near_hits
 
     # -- double dummy on one position --------------------------------------
     cdef void _set_dd(self, hands, int decl, int leader, trick) except *:

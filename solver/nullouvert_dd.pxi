@@ -20,9 +20,6 @@
 # calls.
 
 
-from libc.stdint cimport uint16_t
-
-
 cdef enum:
     MAXM = 12
 
@@ -40,25 +37,7 @@ ctypedef struct DD:
     int at_root            # set by the caller: the next dd_lose() is a class's root (killer, below)
     int killer             # the root move that settled the last root searched, tried first at the next (-1: none)
     uint64_t nodes
-    Table* tt
-
-
-cdef inline int suit_of(int c) noexcept nogil:
-    return c >> 3
-
-
-cdef inline uint32_t suit_bits(int s) noexcept nogil:
-    return (<uint32_t>0xFF) << (s * 8)
-
-
-cdef inline uint32_t below(int c) noexcept nogil:
-    """Cards of c's suit below c."""
-    return (((<uint32_t>1) << c) - 1) & suit_bits(c >> 3)
-
-
-cdef inline uint32_t above(int c) noexcept nogil:
-    """Cards of c's suit above c."""
-    return suit_bits(c >> 3) & ~((((<uint32_t>1) << c) - 1) | ((<uint32_t>1) << c))
+    DView* tt              # this thread's view of the (maybe shared) table
 
 
 cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
@@ -89,18 +68,6 @@ cdef inline void sort4(uint64_t* a) noexcept nogil:
         t = a[1]; a[1] = a[3]; a[3] = t
     if a[1] < a[2]:
         t = a[1]; a[1] = a[2]; a[2] = t
-
-
-cdef inline int suit_safe(uint32_t ds, uint32_t es) noexcept nogil:
-    """The condition of safe_all() in one suit: ds the declarer's cards, es the others'."""
-    cdef int i = 0, c
-    while ds:
-        c = bit_index(ds)
-        if __builtin_popcount(es & below(c)) > i:
-            return 0
-        ds &= ds - 1
-        i += 1
-    return 1
 
 
 cdef inline int safe_all(uint32_t decl_hand, uint32_t others) noexcept nogil:
@@ -186,126 +153,6 @@ cdef inline int quick_loss(const DD* s) noexcept nogil:
     return 0
 
 
-# SAFE_CANON[c]: for the declarer's cards c of one suit compressed onto its
-# live cards, their canonical form (1 << popcount(c)) - 1 when the suit is
-# safe for him (suit_safe: his i-th lowest card is at most the 2i-th lowest
-# live one), else UNSAFE.
-cdef enum:
-    UNSAFE = 0x100
-
-
-cdef uint16_t SAFE_CANON[256]
-
-
-cdef void init_safe_canon() noexcept nogil:
-    cdef int c
-    for c in range(256):
-        # Compressed onto the live cards, every position of the suit below
-        # one of his cards that is not his holds another live card.
-        SAFE_CANON[c] = ((1 << __builtin_popcount(c)) - 1) if suit_safe(c, 0xFF & ~c) else UNSAFE
-
-
-# HOLDS[HOLDS_AT[n] + (d << n) + l]: 1 when the suit *holds* for the
-# declarer, 0 when not; d and l are the declarer's and the left defender's
-# cards of the suit compressed onto its n live cards (the right defender
-# holds the rest).  The suit holds when the declarer's plain play in it
-# (follow with his highest card below the trick's best card so far) never
-# wins a trick of it, whatever the defenders do in it alone, granted more
-# than they have: either defender may lead it whenever he holds a card of
-# it, and either may throw away any of his cards of it between tricks.
-#
-# Sound as a static win with a defender on lead, when every suit holds:
-# the declarer plays the plain play in the suit led and, when void in it,
-# throws away the top card of any suit.  Every trick of a suit is a move
-# of that suit's game; a defender's discard from it is one of the throws
-# granted; and the declarer's plain play with his top card of a suit gone
-# never does worse (his cards then stay the lowest ones of what he would
-# have held, so whenever he would have a card below the trick's best, he
-# has one too, or is void).  So he never wins a trick.  suit_safe() implies
-# that the suit holds (it grants the defenders even more: every card of
-# theirs below his may be led); the converse fails: a defender who must
-# follow spends a card, so the split between them counts.
-cdef uint8_t HOLDS[87381]
-cdef int HOLDS_AT[10]
-
-
-cdef int compute_holds(int n, uint32_t d, uint32_t l) noexcept nogil:
-    """HOLDS for one suit (see above), computed on first use and memoised in HOLDS."""
-    cdef int idx = HOLDS_AT[n] + <int>((d << n) + l)
-    cdef uint32_t full = (<uint32_t>1 << n) - 1, r = full & ~d & ~l, xs, ys, bound, under, keep
-    cdef int x, y, res = 1
-    if HOLDS[idx] != 2:
-        return HOLDS[idx]
-    if d != 0:
-        # a defender throws away one of his cards
-        xs = l | r
-        while xs and res:
-            x = bit_index(xs)
-            xs &= xs - 1
-            keep = full & ~(<uint32_t>1 << x)
-            res = compute_holds(n - 1, PEXT8[keep][d], PEXT8[keep][l])
-        # the left defender leads x: the right one follows with y (or throws elsewhere), the declarer plays last
-        xs = l
-        while xs and res:
-            x = bit_index(xs)
-            xs &= xs - 1
-            ys = r if r else (<uint32_t>1 << x)
-            while ys and res:
-                y = bit_index(ys)
-                ys &= ys - 1
-                bound = (<uint32_t>1 << (x if x > y else y)) - 1
-                under = d & bound
-                if under == 0:
-                    res = 0
-                else:
-                    keep = full & ~((<uint32_t>1 << x) | (<uint32_t>1 << y) | (<uint32_t>1 << high_bit(under)))
-                    res = compute_holds(__builtin_popcount(keep), PEXT8[keep][d], PEXT8[keep][l])
-        # the right defender leads x: the declarer plays second, the left one follows with y (or throws elsewhere)
-        xs = r
-        while xs and res:
-            x = bit_index(xs)
-            xs &= xs - 1
-            under = d & ((<uint32_t>1 << x) - 1)
-            if under == 0:
-                res = 0
-                break
-            ys = l if l else (<uint32_t>1 << x)
-            while ys and res:
-                y = bit_index(ys)
-                ys &= ys - 1
-                keep = full & ~((<uint32_t>1 << x) | (<uint32_t>1 << y) | (<uint32_t>1 << high_bit(under)))
-                res = compute_holds(__builtin_popcount(keep), PEXT8[keep][d], PEXT8[keep][l])
-    HOLDS[idx] = res
-    return res
-
-
-cdef void init_holds() noexcept nogil:
-    """Fill HOLDS for every suit of up to eight live cards (87,381 patterns: a few milliseconds)."""
-    cdef int n, at = 0
-    cdef uint32_t d, l
-    for n in range(10):
-        HOLDS_AT[n] = at
-        if n <= 8:
-            at += 1 << (2 * n)
-    memset(HOLDS, 2, sizeof(HOLDS))
-    for n in range(9):
-        for d in range(1u << n):
-            l = 0
-            while True:
-                if (l & d) == 0:
-                    compute_holds(n, d, l)
-                if l == (1u << n) - 1:
-                    break
-                l += 1
-
-
-cdef inline int holds_in(uint32_t d, uint32_t l, uint32_t r, int su) noexcept nogil:
-    """HOLDS for suit *su* of the hands d (declarer), l and r (the defenders after and before him)."""
-    cdef uint32_t lv = ((d | l | r) >> (8 * su)) & 0xFF
-    cdef int n = __builtin_popcount(lv)
-    return HOLDS[HOLDS_AT[n] + <int>((PEXT8[lv][(d >> (8 * su)) & 0xFF] << n) + PEXT8[lv][(l >> (8 * su)) & 0xFF])]
-
-
 cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r, uint32_t leads) noexcept nogil:
     """Static win with the declarer on lead (declarer d, defenders l and r), leading a card of *leads*.
 
@@ -359,7 +206,7 @@ cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r, uint32_t leads) n
 
 
 cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defender_leads, int* unsafe) noexcept nogil:
-    """One suit's part of dd_key(): live count, declarer's and left defender's cards compressed onto the live ones.
+    """One suit's part of dd_key(): its code (above), live count and the declarer's and left defender's cards.
 
     With a defender on lead, a suit that is safe for the declarer (suit_safe)
     is written as its canonical form: the declarer's cards as the lowest
@@ -370,20 +217,15 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
     the defender with the higher card in both.  Otherwise *unsafe* counts
     the suit, unless it holds (HOLDS).
     """
-    cdef uint32_t dc = PEXT8[lv][db], canon, lc
-    cdef uint64_t head = (<uint64_t>__builtin_popcount(lv)) << 16
+    cdef int code = suit_code(lv, db, lb), v
     if defender_leads:
-        canon = SAFE_CANON[dc]
-        if canon != UNSAFE:
-            return head | (canon << 8) | ((<uint64_t>PEXT8[lv & ~db][lb]) << __builtin_popcount(db))
-        lc = PEXT8[lv][lb]
-        if not HOLDS[HOLDS_AT[__builtin_popcount(lv)] + <int>((dc << __builtin_popcount(lv)) + lc)]:
-            unsafe[0] += 1
-        return head | (dc << 8) | lc
-    return head | (dc << 8) | PEXT8[lv][lb]
+        v = CODE3[code]
+        unsafe[0] += (v & CODE3_OPEN) != 0
+        return <uint64_t>(v & CODE3_MASK)
+    return <uint64_t>code
 
 
-cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* k1, uint64_t* k2) noexcept nogil:
+cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* key) noexcept nogil:
     """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
     cdef uint64_t sig[4]
     cdef int su, defender_leads = lead_rel != 0, unsafe = 0
@@ -391,19 +233,18 @@ cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint
         sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads,
                            &unsafe)
     sort4(sig)
-    k1[0] = sig[0] | (sig[1] << 20) | (sig[2] << 40)
-    k2[0] = sig[3] | ((<uint64_t>lead_rel) << 20)
+    key[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | ((<uint64_t>lead_rel) << 56)
     return unsafe
 
 
-cdef inline int dd_key(const DD* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
-    """Rank-normalised, suit-sorted key of a trick-boundary position (safe suits canonical: suit_sig()).
+cdef inline int dd_key(const DD* s, uint64_t* key) noexcept nogil:
+    """Rank-normalised, suit-sorted key (58 bits) of a trick-boundary position (safe suits canonical: suit_sig()).
 
     Returns the number of suits that neither are safe for the declarer nor
     hold (HOLDS) when a defender leads (0: he has won), else 0.
     """
     return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
-                  (s.leader - s.decl + 3) % 3, k1, k2)
+                  (s.leader - s.decl + 3) % 3, key)
 
 
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
@@ -510,7 +351,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int seat = (s.leader + s.tlen) % 3
     cdef int moves[MAXM]
     cdef int n, i, res, c, restricted = 0, root = s.at_root
-    cdef uint64_t k1 = 0, k2 = 0
+    cdef uint64_t key = 0
     cdef int found
     s.at_root = 0
     s.nodes += 1
@@ -524,16 +365,16 @@ cdef int dd_lose(DD* s) noexcept nogil:
         if s.leader != s.decl:
             if quick_loss(s):
                 return 1
-            if dd_key(s, &k1, &k2) == 0:
+            if dd_key(s, &key) == 0:
                 return 0        # the key found every suit safe or holding (HOLDS)
         elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3], s.lead_mask):
             return 0
         elif s.lead_mask != ALL_CARDS:
             restricted = 1
         else:
-            dd_key(s, &k1, &k2)
+            dd_key(s, &key)
         if not restricted:
-            found = table_get(s.tt, k1, k2)
+            found = dtable_get(s.tt, key)
             if found >= 0:
                 return found
     n = dd_order(s, seat, moves)
@@ -554,7 +395,7 @@ cdef int dd_lose(DD* s) noexcept nogil:
                 s.killer = c
             break
     if s.tlen == 0 and not restricted:
-        table_put(s.tt, k1, k2, res, __builtin_popcount(s.hand[s.decl]))
+        dtable_put(s.tt, key, res, __builtin_popcount(s.hand[s.decl]))
     return res
 
 

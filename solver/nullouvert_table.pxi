@@ -169,3 +169,150 @@ cdef inline void table_put(Table* t, uint64_t k1, uint64_t k2, int res, int size
         return
     b[2 * slot] = k1
     b[2 * slot + 1] = word
+
+
+# The double-dummy table: one word an entry, shared by the threads of a count.
+#
+# A position's key (key_of() in nullouvert_dd.pxi) fits in 58 bits, so an
+# entry is one uint64:
+#   bits 0-57   the key
+#   bit 58      the result
+#   bits 59-62  the declarer's cards left (0..10: ranks entries for replacement)
+#   bit 63      occupied
+# Buckets of 8 entries (one cache line).  A word is loaded and stored whole
+# (aligned 64-bit atomics, relaxed: plain moves on x86-64), so threads may
+# share the table without locks: a probe sees an entry some thread stored,
+# never half of one, and entries are exact, so whichever thread stored it,
+# a hit is correct.  Two threads replacing in one bucket at once may lose
+# an entry: a later miss, never a wrong answer.  Each thread has a near
+# cache and counters of its own (DView), so that no cache line it writes
+# on every probe is shared.
+
+cdef extern from *:
+    """
+    static inline unsigned long long skatdd_ld64(const unsigned long long* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void skatdd_st64(unsigned long long* p, unsigned long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    uint64_t ld64 "skatdd_ld64"(const uint64_t* p) nogil
+    void st64 "skatdd_st64"(uint64_t* p, uint64_t v) nogil
+
+
+cdef enum:
+    DKEY_BITS = 58
+
+
+cdef uint64_t DKEY_MASK = ((<uint64_t>1) << 58) - 1
+cdef uint64_t DRES = (<uint64_t>1) << 58
+cdef uint64_t DOCC = (<uint64_t>1) << 63
+cdef uint64_t DCMP = DKEY_MASK | DOCC
+
+
+ctypedef struct DTable:
+    uint64_t* e            # 8 words a bucket
+    uint64_t nbuckets      # power of two
+
+
+ctypedef struct DView:
+    DTable* t              # the table, maybe shared with other threads
+    uint64_t* near         # this thread's near cache: 1 << near_bits words, direct-mapped
+    int near_bits
+    uint64_t hits
+    uint64_t probes
+    uint64_t near_hits
+
+
+cdef int dtable_alloc(DTable* t, int mb) noexcept nogil:
+    """Map a zeroed table of about *mb* MiB (at least 4096 buckets of 64 bytes), huge pages preferred; 0 on success."""
+    cdef uint64_t want = (<uint64_t>mb) * 1024 * 1024 // 64
+    cdef uint64_t n = 4096
+    while n * 2 <= want:
+        n *= 2
+    t.e = <uint64_t*>null_table_map(n * 8 * sizeof(uint64_t))
+    if t.e == NULL:
+        t.nbuckets = 0
+        return -1
+    t.nbuckets = n
+    return 0
+
+
+cdef void dtable_free(DTable* t) noexcept nogil:
+    null_table_unmap(t.e, t.nbuckets * 8 * sizeof(uint64_t))
+    t.e = NULL
+    t.nbuckets = 0
+
+
+cdef void dtable_clear(DTable* t) noexcept nogil:
+    memset(t.e, 0, t.nbuckets * 8 * sizeof(uint64_t))
+
+
+cdef int dview_alloc(DView* v, DTable* t, int near_bits) noexcept nogil:
+    """A thread's view of *t* with a near cache of 1 << *near_bits* (1..20) entries; 0 on success."""
+    v.t = t
+    v.near_bits = near_bits
+    v.near = <uint64_t*>null_table_map((<size_t>1 << near_bits) * sizeof(uint64_t))
+    v.hits = v.probes = v.near_hits = 0
+    return 0 if v.near != NULL else -1
+
+
+cdef void dview_free(DView* v) noexcept nogil:
+    null_table_unmap(v.near, (<size_t>1 << v.near_bits) * sizeof(uint64_t))
+    v.near = NULL
+
+
+cdef void dview_clear(DView* v) noexcept nogil:
+    memset(v.near, 0, (<size_t>1 << v.near_bits) * sizeof(uint64_t))
+
+
+cdef inline uint64_t* dtable_bucket(const DView* v, uint64_t h) noexcept nogil:
+    return v.t.e + (h & (v.t.nbuckets - 1)) * 8
+
+
+cdef inline void dtable_prefetch(const DView* v, uint64_t key) noexcept nogil:
+    """Start loading the key's bucket into the cache: a probe anywhere in the table is a cache miss."""
+    __builtin_prefetch(dtable_bucket(v, mix64(key)))
+
+
+cdef inline int dtable_get(DView* v, uint64_t key) noexcept nogil:
+    """Stored result (0/1) for the key (58 bits), or -1: the thread's near cache first, then the shared bucket."""
+    cdef uint64_t h = mix64(key)
+    cdef uint64_t* nr = v.near + (h >> (64 - v.near_bits))
+    cdef uint64_t* b
+    cdef uint64_t want = key | DOCC, w
+    cdef int i
+    v.probes += 1
+    if (nr[0] & DCMP) == want:
+        v.hits += 1
+        v.near_hits += 1
+        return <int>((nr[0] >> DKEY_BITS) & 1)
+    b = dtable_bucket(v, h)
+    for i in range(8):
+        w = ld64(&b[i])
+        if (w & DCMP) == want:
+            v.hits += 1
+            nr[0] = w
+            return <int>((w >> DKEY_BITS) & 1)
+    return -1
+
+
+cdef inline void dtable_put(DView* v, uint64_t key, int res, int size) noexcept nogil:
+    """Store an exact result; *size* (the declarer's cards left, 0..15) ranks entries for replacement.
+
+    A full bucket gives up its entry with the most cards left (the least
+    likely to recur), the new entry included: large positions never evict
+    small ones.  The near cache always takes it.
+    """
+    cdef uint64_t h = mix64(key)
+    cdef uint64_t* b = dtable_bucket(v, h)
+    cdef uint64_t word = DOCC | ((<uint64_t>size) << 59) | ((<uint64_t>(res & 1)) << DKEY_BITS) | key, w
+    cdef int i, slot = -1, worst = size
+    v.near[h >> (64 - v.near_bits)] = word
+    for i in range(8):
+        w = ld64(&b[i])
+        if w == 0:
+            slot = i
+            break
+        if <int>((w >> 59) & 15) >= worst:
+            worst = <int>((w >> 59) & 15)
+            slot = i
+    if slot >= 0:
+        st64(&b[slot], word)

@@ -219,7 +219,7 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
     cdef Pattern *q
     cdef Pattern *qn
     cdef uint32_t d3, l3, r3
-    cdef uint64_t k1, k2, nodes0, probes0
+    cdef uint64_t key, nodes0, probes0
     cdef int64_t m, unit
     cdef int me = share_join(&E.share)
     C.worlds = 0
@@ -260,8 +260,8 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 q = &E.pat[3][g[3].start]
                 if searched and not split and i3 + 1 < E.end3[kr][lr] and g[3][1].count == 1:
                     qn = &E.pat[3][g[3][1].start]
-                    key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &k1, &k2)
-                    table_prefetch(s.tt, k1, k2)
+                    key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &key)
+                    dtable_prefetch(s.tt, key)
                 m = g[0].mult * g[1].mult * g[2].mult * g[3].mult
                 s.hand[dseat] = d3 | q.d
                 s.hand[(dseat + 1) % 3] = l3 | q.lm

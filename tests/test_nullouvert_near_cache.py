@@ -52,3 +52,30 @@ def test_the_near_cache_size_is_checked() -> None:
             assert "near_bits" in str(exc)
         else:
             raise AssertionError(f"near_bits={bits} was accepted")
+
+
+def test_a_solver_sharing_a_table_finds_what_the_owner_stored() -> None:
+    """``NullSolver(share=owner)`` probes the owner's table (one table for the threads of a count)."""
+    rng = random.Random(7)
+    owner = NullSolver(1, 1)
+    sharer = NullSolver(1, 1, share=owner)
+    third = NullSolver(1, 1, share=sharer)      # sharing a sharer's table is sharing the owner's
+    assert sharer.tt_mb == third.tt_mb == owner.tt_mb
+    checked = 0
+    while checked < 50:
+        hands, decl, _ = random_position(rng, 6)
+        leader = (decl + 1) % 3
+        owner.reset_stats()
+        answer = owner.dd_lose(hands, decl, leader)
+        if owner.nodes < 2:
+            continue            # settled by the static tests: nothing stored
+        for other in (sharer, third):
+            other.reset_stats()
+            assert other.dd_lose(hands, decl, leader) == answer
+            assert other.nodes == 1, (hands, decl, leader)  # the owner's entry, found at the root
+            assert other.table_stats[1] == 1
+        checked += 1
+    owner.clear()               # the shared table (and the owner's near cache): a new sharer finds nothing
+    fresh = NullSolver(1, 1, share=owner)
+    fresh.dd_lose(hands, decl, leader)
+    assert fresh.nodes > 1

@@ -172,7 +172,8 @@ class NullOuvertAnalyser:
 
         *pool*: the unseen cards (defenders' hands plus the k unseen skat
         cards).  *jobs*: threads solving the classes, each with a solver of
-        its own (:meth:`solvers`), fewer when :meth:`count_jobs` says so;
+        its own, all on one table (:meth:`solvers`), fewer when
+        :meth:`count_jobs` says so;
         every figure but the node count is the same whatever *jobs*.  The
         first lost world is the first in the order of the plain patterns,
         whatever the merge and the threads.
@@ -215,16 +216,17 @@ class NullOuvertAnalyser:
     def solvers(self, jobs: int) -> list[_nullouvert.NullSolver]:
         """*jobs* solvers for the count of worlds: :attr:`solver` and ``jobs - 1`` more, kept for later counts.
 
-        Each has a double-dummy table of the analyser's ``tt_mb`` (so a
-        count takes up to ``jobs`` times that memory) and a 1 MiB memo (the
-        honest search runs on :attr:`solver` only).  At most
-        :data:`MAX_JOBS`.
+        The others share :attr:`solver`'s double-dummy table (one of the
+        analyser's ``tt_mb`` for every thread: its entries are exact, and a
+        thread's stores serve the others), each with a near cache, counters
+        and a 1 MiB memo of its own (the honest search runs on
+        :attr:`solver` only).  At most :data:`MAX_JOBS`.
         """
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         jobs = min(jobs, MAX_JOBS)
         while len(self._workers) < jobs - 1:
-            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1))
+            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1, share=self.solver))
         return [self.solver, *self._workers[:jobs - 1]]
 
     def dd_lose(self, world: World, declarer: int) -> bool:
@@ -432,9 +434,8 @@ def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str 
     the honest-search memo gets half); *exhaustive*: solve every class of
     worlds even when the honest search already proves them all won; *jobs*:
     threads solving the classes of worlds (``None``: one a usable core),
-    each with a table of the solver's size (the memory is *jobs* times
-    that), the result the same whatever *jobs* but for ``nodes`` and
-    ``seconds``.  Raises
+    sharing the solver's table, the result the same whatever *jobs* but
+    for ``nodes`` and ``seconds``.  Raises
     :class:`~skatdd.core.errors.SkatddError` subclasses for
     bad input (unknown or duplicate card, wrong count, skat overlapping the
     hand, unknown seat), each message quoting the token.
