@@ -25,8 +25,9 @@ worktree add --detach /tmp/before main`` with this tree's compiled
 ``src/skatdd/engine/*.so`` copied in when solver/ did not change) and once
 with this tree's, interleaved before/after ``--reps`` times; each run prints
 the CPU time (user + sys) of the command and its workers, and the per-case
-medians and their ratio come last, with the load average.  ``--after-args``
-adds options to the after runs only (an option the code before lacks)::
+medians and their ratio come last, with the load average.  ``--after SRC``
+takes the after runs from another tree too; ``--after-args`` adds options
+to the after runs only (an option the code before lacks)::
 
     python benchmarks/bench_bid.py --before /tmp/before/src --hands 3 --jobs 2 --reps 3
 """
@@ -98,13 +99,14 @@ def command_cpu(case: str, hand: Hand, src: Path | str, *, jobs: int, skats: int
 def run_ab(args: argparse.Namespace, hands: list[Hand]) -> None:
     """Interleaved before/after command runs, CPU medians and their ratio (module docstring)."""
     extra = shlex.split(args.after_args)
+    after = args.after or SRC
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: skatdd bid --skats {args.skats} --worlds "
-          f"{args.worlds} --jobs {args.jobs}; before {args.before}, after {SRC} {' '.join(extra)}", flush=True)
+          f"{args.worlds} --jobs {args.jobs}; before {args.before}, after {after} {' '.join(extra)}", flush=True)
     for case in args.case or list(CASES):
         cpu: dict[str, list[float]] = {"before": [], "after": []}
         for rep in range(args.reps):
             for i, hand in enumerate(hands):
-                for label, src, more in (("before", args.before, []), ("after", SRC, extra)):
+                for label, src, more in (("before", args.before, []), ("after", after, extra)):
                     seconds, wall, top = command_cpu(case, hand, src, jobs=args.jobs, skats=args.skats,
                                                      worlds=args.worlds, extra=more)
                     cpu[label].append(seconds)
@@ -120,6 +122,7 @@ def main() -> None:
     parser.add_argument("--skats", type=int, default=DEFAULT_SKATS, help="Skats drawn per hand.")
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="Worlds drawn per skat.")
     parser.add_argument("--before", metavar="SRC", help="A/B: the code before's src directory (module docstring).")
+    parser.add_argument("--after", metavar="SRC", help="A/B: the after runs' src directory (default: this tree's).")
     parser.add_argument("--reps", type=int, default=3, help="A/B: rounds over the hands.")
     parser.add_argument("--after-args", default="", help="A/B: options added to the after runs only.")
     args = parser.parse_args()
