@@ -17,10 +17,31 @@ run, then each case's medians; ``--skats S`` and ``--worlds W`` change the
 draw)::
 
     python benchmarks/bench_bid.py --hands 3 --jobs 2
+
+A/B against the code before (issue 33's target: the whole table at most
+0.25x the CPU): ``--before SRC`` runs ``skatdd bid`` as a command on every
+hand, once with ``PYTHONPATH=SRC`` (another tree's ``src``, e.g. ``git
+worktree add --detach /tmp/before main`` with this tree's compiled
+``src/skatdd/engine/*.so`` copied in when solver/ did not change) and once
+with this tree's, interleaved before/after ``--reps`` times; each run prints
+the CPU time (user + sys) of the command and its workers, and the per-case
+medians and their ratio come last, with the load average.  ``--after SRC``
+takes the after runs from another tree too; ``--after-args`` adds options
+to the after runs only (an option the code before lacks)::
+
+    python benchmarks/bench_bid.py --before /tmp/before/src --hands 3 --jobs 2 --reps 3
 """
 from __future__ import annotations
 
+import argparse
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +50,7 @@ from skatdd.analysis.bid.api import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bi
 from skatdd.core.cards import format_mask
 
 JOBS = 2
+SRC = Path(__file__).resolve().parent.parent / "src"
 #: case name -> (hand games only, target seconds)
 CASES: dict[str, tuple[bool, float]] = {
     "full": (False, 30.0),
@@ -54,12 +76,60 @@ def test_bid(benchmark, case: str, index: int) -> None:  # type: ignore[no-untyp
     assert report.levels and report.levels[0].bid == 18
 
 
+def command_cpu(case: str, hand: Hand, src: Path | str, *, jobs: int, skats: int, worlds: int,
+                extra: list[str]) -> tuple[float, float, dict[str, object]]:
+    """``(CPU s, wall s, max bids)`` of one ``skatdd bid`` command run with ``PYTHONPATH=src`` (workers included)."""
+    import json
+
+    seat, cards, _skat = hand
+    args = [sys.executable, "-m", "skatdd", "bid", format_mask(cards), "--seat", str(seat), "--skats", str(skats),
+            "--worlds", str(worlds), "--jobs", str(jobs), "--json", *(["--hand"] if CASES[case][0] else []), *extra]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"skatdd bid exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, json.loads(proc.stdout)["max_bid"]
+
+
+def run_ab(args: argparse.Namespace, hands: list[Hand]) -> None:
+    """Interleaved before/after command runs, CPU medians and their ratio (module docstring)."""
+    extra = shlex.split(args.after_args)
+    after = args.after or SRC
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: skatdd bid --skats {args.skats} --worlds "
+          f"{args.worlds} --jobs {args.jobs}; before {args.before}, after {after} {' '.join(extra)}", flush=True)
+    for case in args.case or list(CASES):
+        cpu: dict[str, list[float]] = {"before": [], "after": []}
+        for rep in range(args.reps):
+            for i, hand in enumerate(hands):
+                for label, src, more in (("before", args.before, []), ("after", after, extra)):
+                    seconds, wall, top = command_cpu(case, hand, src, jobs=args.jobs, skats=args.skats,
+                                                     worlds=args.worlds, extra=more)
+                    cpu[label].append(seconds)
+                    print(f"  {case} rep {rep + 1} hand {i + 1} {label:6} {seconds:7.2f} s CPU {wall:7.2f} s wall, "
+                          f"max bid {top}, load {os.getloadavg()[0]:.2f}", flush=True)
+        base, new = statistics.median(cpu["before"]), statistics.median(cpu["after"])
+        print(f"{case}: median CPU before {base:.2f} s, after {new:.2f} s: {new / base:.2f}x "
+              f"({len(cpu['after'])} runs each, load {os.getloadavg()[0]:.2f})", flush=True)
+
+
 def main() -> None:
     parser = bench_parser(__doc__, CASES)
     parser.add_argument("--skats", type=int, default=DEFAULT_SKATS, help="Skats drawn per hand.")
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="Worlds drawn per skat.")
+    parser.add_argument("--before", metavar="SRC", help="A/B: the code before's src directory (module docstring).")
+    parser.add_argument("--after", metavar="SRC", help="A/B: the after runs' src directory (default: this tree's).")
+    parser.add_argument("--reps", type=int, default=3, help="A/B: rounds over the hands.")
+    parser.add_argument("--after-args", default="", help="A/B: options added to the after runs only.")
     args = parser.parse_args()
     hands = bench_hands(args.seed, args.hands)
+    if args.before:
+        run_ab(args, hands)
+        return
     for case in args.case or list(CASES):
         walls, cpus = [], []
         for hand in hands:
