@@ -23,6 +23,7 @@ Run:  python benchmarks/bench_honest.py --synthetic 300 --limit 60 --before REV
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import random
 import signal
@@ -44,7 +45,7 @@ from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = "src/skatdd/analysis/honest/api.py"  # --before takes a revision with the analysis families (0.2.0 on)
+FAMILY = "src/skatdd/analysis/honest"  # --before takes a revision with the analysis families (0.2.0 on)
 
 
 class _OverLimit(Exception):
@@ -56,17 +57,27 @@ def _stop(_signum: int, _frame: FrameType | None) -> None:
 
 
 def _search_of(rev: str) -> Callable[..., Any]:
-    """``honest_card_values`` as it was at git revision *rev*, loaded beside the current one."""
-    text = subprocess.run(["git", "show", f"{rev}:{MODULE}"], cwd=ROOT, check=True, capture_output=True,
-                          text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "honest_before.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("skatdd.analysis.honest._before", path)
+    """``honest_card_values`` as it was at git revision *rev*, loaded beside the current one.
+
+    Every module of the family at *rev* is loaded as a package of its own, so the search before uses its own
+    fronts and results modules, not the current ones its relative imports would otherwise find.
+    """
+    names = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:{FAMILY}"], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.split()
+    folder = Path(tempfile.mkdtemp()) / "honest_before"
+    folder.mkdir()
+    for name in names:
+        if name.endswith(".py"):
+            text = subprocess.run(["git", "show", f"{rev}:{FAMILY}/{name}"], cwd=ROOT, check=True,
+                                  capture_output=True, text=True).stdout
+            (folder / name).write_text(text)
+    package = "skatdd.analysis._honest_before"
+    spec = importlib.util.spec_from_file_location(package, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module.honest_card_values  # type: ignore[no-any-return]
+    sys.modules[package] = importlib.util.module_from_spec(spec)  # dataclasses look their module up
+    spec.loader.exec_module(sys.modules[package])
+    return importlib.import_module(f"{package}.api").honest_card_values  # type: ignore[no-any-return]
 
 
 def _timed(search: Callable[..., Any], limit: float, *args: Any, **kwargs: Any) -> tuple[float, Any]:
