@@ -16,7 +16,8 @@ the table, points that leave the game open: tests/test_honest.py's
 ``endgame``), each with the worlds advise draws (``choose_worlds``, at most
 ``--worlds``).  Printed: the worst and median CPU time and the positions over
 ``--limit`` seconds (stopped there).  ``--before REV`` runs the search of
-git revision REV on each position too, interleaved, in the same process.
+git revision REV on each position too, interleaved, in the same process (in
+either mode).
 
 Run:  python benchmarks/bench_honest.py --synthetic 300 --limit 60 --before REV
 """
@@ -103,7 +104,7 @@ def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | No
     searches = {"after": honest_card_values}
     if before is not None:
         searches = {"before": _search_of(before), **searches}
-    solver = Solver(tt_mb=64)
+    solvers = {name: Solver(tt_mb=64) for name in searches}  # one table each: neither search warms the other's
     rng = random.Random(seed)
     games = [Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS, Game.GRAND]
     times: dict[str, list[tuple[float, int]]] = {name: [] for name in searches}
@@ -112,7 +113,7 @@ def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | No
         drawn, _exact = choose_worlds(mover_view(pos, decl), worlds, random.Random(i))
         answers = {}
         for name, search in searches.items():
-            seconds, result = _timed(search, limit, pos, decl, drawn, 4, solver=solver, budget=10**9)
+            seconds, result = _timed(search, limit, pos, decl, drawn, 4, solver=solvers[name], budget=10**9)
             times[name].append((seconds, i))
             answers[name] = None if result is None else [round(c.honest_win, 9) for c in result.cards]
         known = [a for a in answers.values() if a is not None]
@@ -134,14 +135,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--synthetic", type=int, default=0, metavar="N")
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per search in --synthetic")
-    parser.add_argument("--before", metavar="REV", help="also run the search of this git revision (--synthetic)")
+    parser.add_argument("--before", metavar="REV", help="also run the search of this git revision, interleaved")
     args = parser.parse_args()
     if args.synthetic:
         synthetic(args.synthetic, args.worlds, args.seed, args.limit, args.before)
         return
     solver = Solver(tt_mb=64)
+    before = None if args.before is None else _search_of(args.before)
+    before_solver = Solver(tt_mb=64)  # its own table: the searches do not warm each other's
     for k in (int(t) for t in args.tricks.split(",")):
         rng = random.Random(args.seed)
+        before_times: list[float] = []
         times: list[float] = []
         nodes: list[int] = []
         searches: list[int] = []
@@ -160,6 +164,10 @@ def main() -> None:
             if pos.is_over():
                 continue
             worlds, _exact = choose_worlds(mover_view(pos, decl), args.worlds, rng)
+            if before is not None:
+                started = time.process_time()
+                before(pos, decl, worlds, k, solver=before_solver)
+                before_times.append(time.process_time() - started)
             started = time.process_time()
             result = honest_card_values(pos, decl, worlds, k, solver=solver)
             times.append(time.process_time() - started)
@@ -171,6 +179,9 @@ def main() -> None:
               f"CPU per decision median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms, "
               f"nodes median {statistics.median(nodes)}, searches median {statistics.median(searches)}, "
               f"honest best outside PIMC best: {differ}", flush=True)
+        if before_times:
+            print(f"K={k} before ({args.before}): CPU per decision median {statistics.median(before_times) * 1000:.1f} "
+                  f"ms, max {max(before_times) * 1000:.1f} ms", flush=True)
 
 
 if __name__ == "__main__":
