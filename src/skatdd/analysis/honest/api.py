@@ -66,7 +66,7 @@ from skatdd.core.rules import legal_mask, trick_winner
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
 
-from .fronts import Front, Levels, Weigher, Worlds, heaviest, maximal
+from .fronts import Front, Weigher, Worlds, heaviest, maximal
 from .results import HonestBudgetExceeded, HonestCard, HonestResult
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_TRICKS", "HonestBudgetExceeded", "HonestCard", "HonestResult",
@@ -233,12 +233,11 @@ class _Search:
         """A defender node's children as ``(worlds reaching it, its front)``, or ``None`` if no set can be heavier
         than *floor*.  A world some child loses whatever the declarer does is lost here: the children after it
         are searched without it (their sets are the same on the other worlds), and each is asked only for sets
-        heavier than *floor* less what a set can hold outside it (:meth:`_bound`: the open worlds, the parts
-        reaching a child already searched at most that child's heaviest part).  The children with fewer worlds
-        come first: they cost less and narrow the larger ones."""
+        heavier than *floor* less the open worlds outside it.  The children with fewer worlds come first: they
+        cost less and narrow the larger ones."""
         by_card = self._split(worlds, st)
         dd = self.dd_wins(worlds, st)
-        eps = self.eps
+        weight, eps = self.weight, self.eps
         children: list[tuple[Worlds, Front]] = []
         open_ = worlds  # the worlds no child has lost whatever the declarer does: at first, those won double-dummy
         for card, reach in by_card.items():
@@ -247,7 +246,7 @@ class _Search:
             reach = by_card[card]
             if not reach & open_:
                 continue  # its worlds are lost already: nothing it does changes a set
-            child = self.front(reach & open_, st.after(card, self.game), floor - self._bound(open_ & ~reach, children))
+            child = self.front(reach & open_, st.after(card, self.game), floor - weight(open_ & ~reach))
             if not child:
                 return None
             union = 0
@@ -255,23 +254,21 @@ class _Search:
                 union |= s
             open_ &= union | ~reach
             children.append((reach, child))
-            if self._bound(open_, children) <= floor - eps:
+            if weight(open_) <= floor - eps:
                 return None
         return children
 
-    def _bound(self, worlds: Worlds, children: list[tuple[Worlds, Front]]) -> float:
-        """An upper bound on the weight of the part inside *worlds* of any set heavier than the floor the
-        *children*'s fronts were asked for: each world is charged to the first child it reaches, and the part
-        charged to a child is at most its heaviest set's part there; worlds no child reaches count whole."""
-        weight = self.weight
-        rest = worlds
-        total = 0.0
-        for reach, child in children:
-            part = rest & reach
-            if part:
-                total += max(weight(s & part) for s in child)
-                rest &= ~reach
-        return total + weight(rest)
+    @staticmethod
+    def _caps(worlds: Worlds, children: list[tuple[Worlds, Front]]) -> list[Worlds]:
+        """``caps[i]``: the most of *worlds* any choice of sets in ``children[i:]`` leaves."""
+        caps = [worlds] * (len(children) + 1)
+        for i in range(len(children) - 1, -1, -1):
+            reach, child = children[i]
+            union = 0
+            for s in child:
+                union |= s
+            caps[i] = caps[i + 1] & (union | ~reach)
+        return caps
 
     def _min(self, worlds: Worlds, st: _State, floor: float) -> Front:
         """A defender node: the worlds split by the card played; each world takes its worst child.
@@ -286,14 +283,14 @@ class _Search:
         children = self._children(worlds, st, floor)
         if children is None:
             return []
-        children.sort(key=lambda c: -len(c[1]))
-        levels = Levels(worlds, children, self.weight)
-        eps = self.eps
+        children.sort(key=lambda c: -len(c[1]))  # the largest fronts first: see best()
+        caps = self._caps(worlds, children)
+        weight, eps = self.weight, self.eps
         result: Front = [worlds]
         for i, (reach, child) in enumerate(children):
-            bound = levels.bound
+            cap = caps[i + 1]
             result = maximal([c for r in result for s in child
-                               if bound(c := r & (s | ~reach), i + 1) > floor - eps])
+                               if weight((c := r & (s | ~reach)) & cap) > floor - eps])
             if not result:
                 return []
         return result
@@ -326,13 +323,16 @@ class _Search:
         children = self._children(rest, st, floor)
         if children is None:
             return None
+        # The children with the largest fronts are combined first: a partial set is narrowed by the guesses
+        # that matter most before the many small choices multiply it (docs/inference.md: 85 s -> 4.9 s on one
+        # position whose largest front held 3,672 sets).
         children.sort(key=lambda c: -len(c[1]))
-        levels = Levels(rest, children, weight)
+        caps = self._caps(rest, children)
         n = len(children)
 
         def combine(i: int, r: Worlds) -> None:
             nonlocal best, floor
-            if levels.bound(r, i) <= floor + eps:
+            if weight(r & caps[i]) <= floor + eps:
                 return
             if i == n:
                 best, floor = r, weight(r)

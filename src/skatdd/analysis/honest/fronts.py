@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-__all__ = ["BEAM", "Front", "Levels", "Weigher", "Worlds", "heaviest", "maximal"]
+__all__ = ["BEAM", "Front", "Weigher", "Worlds", "heaviest", "maximal"]
 
 
 #: A set of worlds, bit *i* for world *i* of the root's list.
@@ -90,52 +90,3 @@ class Weigher:
             i += 1
         return total
 
-
-class Levels:
-    """Upper bounds on what a defender node's children ``children[i:]`` still leave of a partial set.
-
-    *children* are ``(worlds reaching the child, its front)``; a set of the
-    node is ``worlds & (s_0 | ~reach_0) & (s_1 | ~reach_1) & ...``, one set
-    per child.  :meth:`bound` ``(r, i)`` is at least the weight of any such
-    set built from the partial set *r* (the children before *i* chosen).  A
-    world still open is charged to the first child from *i* on that it
-    reaches, and the part charged to a child is at most the heaviest part its
-    sets have there: far below the worlds each child leaves open when the
-    declarer must guess (the union of its sets), which alone is ``caps``.
-    """
-
-    def __init__(self, worlds: Worlds, children: Sequence[tuple[Worlds, Front]],
-                 weight: Callable[[Worlds], float]) -> None:
-        self.weight = weight
-        unions = []
-        for _, child in children:
-            union = 0
-            for s in child:
-                union |= s
-            unions.append(union)
-        n = len(children)
-        self.caps = [worlds] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            self.caps[i] = self.caps[i + 1] & (unions[i] | ~children[i][0])
-        # per i: the worlds no child from i on reaches, and per later child its charged part and that part's cap
-        self.levels: list[tuple[Worlds, list[tuple[Worlds, float]]]] = []
-        for i in range(n + 1):
-            rest = self.caps[i]
-            parts = []
-            for j in range(i, n):
-                reach, child = children[j]
-                part = rest & reach
-                if part:
-                    parts.append((part, max(weight(s & part) for s in child)))
-                    rest &= ~reach
-            self.levels.append((rest, parts))
-
-    def bound(self, r: Worlds, i: int) -> float:
-        """At least the weight of every set built from *r* with one set from each of ``children[i:]``."""
-        weight = self.weight
-        rest, parts = self.levels[i]
-        total = weight(r & rest)
-        for part, most in parts:
-            here = weight(r & part)
-            total += here if here < most else most
-        return total
