@@ -16,13 +16,15 @@ the table, points that leave the game open: tests/test_honest.py's
 ``endgame``), each with the worlds advise draws (``choose_worlds``, at most
 ``--worlds``).  Printed: the worst and median CPU time and the positions over
 ``--limit`` seconds (stopped there).  ``--before REV`` runs the search of
-git revision REV on each position too, interleaved, in the same process.
+git revision REV on each position too, interleaved, in the same process (in
+either mode).
 
 Run:  python benchmarks/bench_honest.py --synthetic 300 --limit 60 --before REV
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import random
 import signal
@@ -44,7 +46,7 @@ from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = "src/skatdd/analysis/honest/api.py"  # --before takes a revision with the analysis families (0.2.0 on)
+FAMILY = "src/skatdd/analysis/honest"  # --before takes a revision with the analysis families (0.2.0 on)
 
 
 class _OverLimit(Exception):
@@ -56,17 +58,27 @@ def _stop(_signum: int, _frame: FrameType | None) -> None:
 
 
 def _search_of(rev: str) -> Callable[..., Any]:
-    """``honest_card_values`` as it was at git revision *rev*, loaded beside the current one."""
-    text = subprocess.run(["git", "show", f"{rev}:{MODULE}"], cwd=ROOT, check=True, capture_output=True,
-                          text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "honest_before.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("skatdd.analysis.honest._before", path)
+    """``honest_card_values`` as it was at git revision *rev*, loaded beside the current one.
+
+    Every module of the family at *rev* is loaded as a package of its own, so the search before uses its own
+    fronts and results modules, not the current ones its relative imports would otherwise find.
+    """
+    names = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:{FAMILY}"], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.split()
+    folder = Path(tempfile.mkdtemp()) / "honest_before"
+    folder.mkdir()
+    for name in names:
+        if name.endswith(".py"):
+            text = subprocess.run(["git", "show", f"{rev}:{FAMILY}/{name}"], cwd=ROOT, check=True,
+                                  capture_output=True, text=True).stdout
+            (folder / name).write_text(text)
+    package = "skatdd.analysis._honest_before"
+    spec = importlib.util.spec_from_file_location(package, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module.honest_card_values  # type: ignore[no-any-return]
+    sys.modules[package] = importlib.util.module_from_spec(spec)  # dataclasses look their module up
+    spec.loader.exec_module(sys.modules[package])
+    return importlib.import_module(f"{package}.api").honest_card_values  # type: ignore[no-any-return]
 
 
 def _timed(search: Callable[..., Any], limit: float, *args: Any, **kwargs: Any) -> tuple[float, Any]:
@@ -92,24 +104,27 @@ def synthetic(count: int, worlds: int, seed: int, limit: float, before: str | No
     searches = {"after": honest_card_values}
     if before is not None:
         searches = {"before": _search_of(before), **searches}
-    solver = Solver(tt_mb=64)
+    solvers = {name: Solver(tt_mb=64) for name in searches}  # one table each: neither search warms the other's
     rng = random.Random(seed)
     games = [Game.CLUBS, Game.SPADES, Game.HEARTS, Game.DIAMONDS, Game.GRAND]
     times: dict[str, list[tuple[float, int]]] = {name: [] for name in searches}
+    stopped: dict[str, list[int]] = {name: [] for name in searches}
     for i in range(count):
         pos, decl = endgame(rng, rng.choice(games), 4, hand=rng.random() < 0.5)
         drawn, _exact = choose_worlds(mover_view(pos, decl), worlds, random.Random(i))
         answers = {}
         for name, search in searches.items():
-            seconds, result = _timed(search, limit, pos, decl, drawn, 4, solver=solver, budget=10**9)
+            seconds, result = _timed(search, limit, pos, decl, drawn, 4, solver=solvers[name], budget=10**9)
             times[name].append((seconds, i))
+            if result is None:
+                stopped[name].append(i)  # by the timer: process_time may show a little under the limit
             answers[name] = None if result is None else [round(c.honest_win, 9) for c in result.cards]
         known = [a for a in answers.values() if a is not None]
         if any(a != known[0] for a in known):
             print(f"position {i}: the searches differ: {answers}", flush=True)
     for name, got in times.items():
         ranked = sorted(got)
-        over = [i for s, i in ranked if s >= limit]
+        over = stopped[name]
         print(f"{name}: {count} positions, CPU median {statistics.median(s for s, _ in ranked) * 1000:.1f} ms, "
               f"worst {ranked[-1][0]:.2f} s (position {ranked[-1][1]}), total {sum(s for s, _ in ranked):.1f} s, "
               f"stopped at {limit:g} s: {len(over)} {over}", flush=True)
@@ -123,14 +138,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--synthetic", type=int, default=0, metavar="N")
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per search in --synthetic")
-    parser.add_argument("--before", metavar="REV", help="also run the search of this git revision (--synthetic)")
+    parser.add_argument("--before", metavar="REV", help="also run the search of this git revision, interleaved")
     args = parser.parse_args()
     if args.synthetic:
         synthetic(args.synthetic, args.worlds, args.seed, args.limit, args.before)
         return
     solver = Solver(tt_mb=64)
+    before = None if args.before is None else _search_of(args.before)
+    before_solver = Solver(tt_mb=64)  # its own table: the searches do not warm each other's
     for k in (int(t) for t in args.tricks.split(",")):
         rng = random.Random(args.seed)
+        before_times: list[float] = []
         times: list[float] = []
         nodes: list[int] = []
         searches: list[int] = []
@@ -149,6 +167,10 @@ def main() -> None:
             if pos.is_over():
                 continue
             worlds, _exact = choose_worlds(mover_view(pos, decl), args.worlds, rng)
+            if before is not None:
+                started = time.process_time()
+                before(pos, decl, worlds, k, solver=before_solver)
+                before_times.append(time.process_time() - started)
             started = time.process_time()
             result = honest_card_values(pos, decl, worlds, k, solver=solver)
             times.append(time.process_time() - started)
@@ -160,6 +182,9 @@ def main() -> None:
               f"CPU per decision median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms, "
               f"nodes median {statistics.median(nodes)}, searches median {statistics.median(searches)}, "
               f"honest best outside PIMC best: {differ}", flush=True)
+        if before_times:
+            print(f"K={k} before ({args.before}): CPU per decision median {statistics.median(before_times) * 1000:.1f} "
+                  f"ms, max {max(before_times) * 1000:.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

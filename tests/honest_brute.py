@@ -12,7 +12,7 @@ fronts, no pruning).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from skatdd.analysis.advise.api import WinRule
 from skatdd.core.cards import Card
@@ -132,4 +132,63 @@ def brute_pimc(worlds: Sequence[Position], weights: Sequence[float], rule: WinRu
             pos.play(first)
             won += w * dd(pos)
         out[first] = won / total
+    return out
+
+
+def pareto_honest(worlds: Sequence[Position], weights: Sequence[float], rule: WinRule) -> dict[Card, float]:
+    """Per root card, the best weighted win fraction: the plain Pareto-front recursion (tests only).
+
+    A node's value is the full front of maximal sets of worlds (bit masks) some declarer strategy wins: at
+    his node the union of his cards' fronts, at a defender node every choice of one set per card played,
+    each world won when it is won after every card it allows.  No floor, no bound, no cut; nodes are shared
+    only when the cards played, the trick, the score and the worlds are the same.  Exact but slow: for a
+    few worlds, or four cards a hand with a small list of them.
+    """
+    total = sum(weights)
+    memo: dict[tuple[object, ...], list[int]] = {}
+
+    def maximal(sets: Iterable[int]) -> list[int]:
+        out: list[int] = []
+        for s in sorted(set(sets), key=lambda m: -m.bit_count()):
+            if not any(s | t == t for t in out):
+                out.append(s)
+        return out
+
+    def front(positions: dict[int, Position], played: frozenset[Card]) -> list[int]:
+        mask = sum(1 << i for i in positions)
+        first = next(iter(positions.values()))
+        if _over(first):
+            return [sum(1 << i for i, p in positions.items() if _wins_at_end(p, rule))]
+        key = (played, tuple(first.trick), first.leader, first.declarer_points, first.declarer_tricks,
+               first.defender_tricks, mask)
+        if key in memo:
+            return memo[key]
+        by_card: dict[Card, list[int]] = {}
+        for i, p in positions.items():
+            for card in p.legal_moves():
+                by_card.setdefault(card, []).append(i)
+        children: list[tuple[int, list[int]]] = []
+        for card, reaching in by_card.items():
+            for i in reaching:
+                positions[i].play(card)
+            children.append((sum(1 << i for i in reaching),
+                             front({i: positions[i] for i in reaching}, played | {card})))
+            for i in reaching:
+                positions[i].undo()
+        if first.to_move == first.declarer:
+            result = maximal(s for _, child in children for s in child)
+        else:
+            result = [mask]
+            for reach, child in children:
+                result = maximal(r & (s | ~reach) for r in result for s in child)
+        memo[key] = result
+        return result
+
+    out: dict[Card, float] = {}
+    for card in worlds[0].legal_moves():
+        positions = {i: w.copy() for i, w in enumerate(worlds)}
+        for p in positions.values():
+            p.play(card)
+        best = max(front(positions, frozenset([card])), key=lambda m: sum(w for i, w in enumerate(weights) if m >> i & 1))
+        out[card] = sum(w for i, w in enumerate(weights) if best >> i & 1) / total
     return out

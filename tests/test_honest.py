@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
-from honest_brute import brute_honest, brute_pimc
+from honest_brute import brute_honest, brute_pimc, pareto_honest
 from skatdd.analysis.advise.api import WinRule, mover_view, world_position
 from skatdd.analysis.honest.api import HonestBudgetExceeded, honest_card_values
 from skatdd.analysis.worlds.draw import World, WorldSpace, choose_worlds
@@ -185,3 +186,63 @@ def test_many_independent_guesses_stay_small(solver: Solver) -> None:
     worlds, _ = choose_worlds(mover_view(pos, decl), 200, random.Random(46))
     result = honest_card_values(pos, decl, worlds, 4, solver=solver, budget=2000)
     assert [round(c.honest_win * 70) for c in result.cards] == [24, 30, 40, 42]
+
+
+def test_pareto_reference_equals_brute_force(solver: Solver) -> None:
+    """The plain Pareto-front recursion the four-card tests compare with agrees with the strategy enumeration."""
+    rng = random.Random(21)
+    checked = 0
+    for pos, decl in _four_card_positions(61, 12):
+        worlds = views_worlds(pos, decl)
+        chosen = rng.sample(worlds, min(len(worlds), 3))
+        weights = [rng.choice([0.5, 1.0, 1.7, 3.25]) for _ in chosen]
+        positions = [world_position(pos, w) for w in chosen]
+        brute = brute_honest(positions, weights, WinRule.of(decl), limit=300)
+        if brute is None:
+            continue
+        assert pareto_honest(positions, weights, WinRule.of(decl)) == pytest.approx(brute)
+        checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize(("seed", "uneven"), [(5, False), (6, True)])
+def test_honest_equals_pareto_reference_on_synthetic_four_cards(solver: Solver, seed: int, uneven: bool) -> None:
+    """bench_honest.py --synthetic's positions (four cards a hand, suit and grand games), 24 of advise's worlds:
+    where the declarer must guess (honest below PIMC for some card, so the floors, bounds and cuts prune), the
+    search equals the plain Pareto-front recursion of tests/honest_brute.py."""
+    rng = random.Random(seed)
+    checked: list[bool] = []
+    for i, (pos, decl) in enumerate(_four_card_positions(seed, 60)):
+        worlds, _ = choose_worlds(mover_view(pos, decl), 24, random.Random(i))
+        weights = [rng.choice([0.5, 1.0, 1.7, 3.25]) if uneven else 1.0 for _ in worlds]
+        result = honest_card_values(pos, decl, worlds, 4, weights=weights, solver=solver)
+        if all(c.honest_win == c.pimc_win for c in result.cards):
+            continue
+        reference = pareto_honest([world_position(pos, w) for w in worlds], weights, WinRule.of(decl))
+        for card in result.cards:
+            assert card.honest_win == pytest.approx(reference[card.card]), (i, card)
+        checked.append(decl.game == Game.GRAND)
+        if len(checked) >= 3 and len(set(checked)) == 2:
+            break
+    assert set(checked) == {False, True}  # suit and grand games both checked
+
+
+def test_two_defender_nodes_in_a_row_answer_at_once(solver: Solver) -> None:
+    """bench_honest.py --synthetic 800 --seed 5, position 534 (clubs hand, 200 worlds, the declarer third to a
+    trick, then both defenders): the fronts of the first defender's cards (up to 3,672 sets) were combined
+    with floors near zero and a quadratic maximal test, past 150 s of CPU; now about 2 s.  Stopped at 60 s."""
+    pos, decl = _four_card_positions(5, 535)[534]
+    worlds, _ = choose_worlds(mover_view(pos, decl), 200, random.Random(534))
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise TimeoutError("the honest search took more than 60 s of CPU")
+
+    previous = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, 60.0)
+    try:
+        result = honest_card_values(pos, decl, worlds, 4, solver=solver, budget=10**9)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+    assert [(str(c.card), round(c.honest_win * 200), round(c.pimc_win * 200)) for c in result.cards] == [
+        ("DJ", 79, 114)]

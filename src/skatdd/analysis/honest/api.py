@@ -283,6 +283,7 @@ class _Search:
         children = self._children(worlds, st, floor)
         if children is None:
             return []
+        children.sort(key=lambda c: -len(c[1]))  # the largest fronts first: see best()
         caps = self._caps(worlds, children)
         weight, eps = self.weight, self.eps
         result: Front = [worlds]
@@ -322,6 +323,10 @@ class _Search:
         children = self._children(rest, st, floor)
         if children is None:
             return None
+        # The children with the largest fronts are combined first: a partial set is narrowed by the guesses
+        # that matter most before the many small choices multiply it (docs/inference.md: 85 s -> 4.9 s on one
+        # position whose largest front held 3,672 sets).
+        children.sort(key=lambda c: -len(c[1]))
         caps = self._caps(rest, children)
         n = len(children)
 

@@ -19,11 +19,40 @@ Front = list[Worlds]
 
 def maximal(sets: Sequence[Worlds]) -> Front:
     """The sets of *sets* that no other set contains (duplicates once)."""
+    ordered = sorted(set(sets), key=lambda m: -m.bit_count())
     out: Front = []
-    for s in sorted(set(sets), key=lambda m: -m.bit_count()):
-        if not any(s | t == t for t in out):
-            out.append(s)
+    if len(ordered) <= _SMALL:
+        for s in ordered:
+            if not any(s | t == t for t in out):
+                out.append(s)
+        return out
+    # Large lists (products of fronts run to hundreds of thousands of sets): per world, the kept sets holding
+    # it as a bit mask over their indices, so a set is tested against every kept set at once, one world at a
+    # time, instead of one kept set at a time (the quadratic test took minutes at a few thousand sets).
+    holders: dict[Worlds, int] = {}
+    everyone = 0
+    for s in ordered:
+        candidates = everyone
+        m = s
+        while m and candidates:
+            low = m & -m
+            candidates &= holders.get(low, 0)
+            m ^= low
+        if candidates:
+            continue  # a kept set holds every world of s
+        bit = 1 << len(out)
+        out.append(s)
+        everyone |= bit
+        m = s
+        while m:
+            low = m & -m
+            holders[low] = holders.get(low, 0) | bit
+            m ^= low
     return out
+
+
+#: Up to this many sets :func:`maximal` compares them pairwise.
+_SMALL = 64
 
 
 #: How many sets :meth:`skatdd.analysis.honest.api._Search.beam` keeps at a node.
@@ -60,3 +89,4 @@ class Weigher:
             mask >>= 8
             i += 1
         return total
+
