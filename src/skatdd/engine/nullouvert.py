@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -51,7 +50,7 @@ from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
 from .nullouvert_results import Guess, NullOuvertResult, World
-from .threads import run_threads
+from .threads import run_threads, usable_cores
 
 __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "World", "analyse"]
 
@@ -445,16 +444,8 @@ def analyse(hand: str | Iterable[int] | Mask, *, declarer: int | str, skat: str 
     if solver is None:
         solver = NullOuvertAnalyser(TT_MB_KNOWN_SKAT if skat_mask is not None else TT_MB_UNKNOWN_SKAT)
     if jobs is None:
-        jobs = _usable_cores()
+        jobs = usable_cores()
     return solver.analyse(hand_mask, seat, skat_mask, exhaustive=exhaustive, jobs=jobs)
-
-
-def _usable_cores() -> int:
-    """The cores this process may run on, at least 1 (the engine's copy of skatdd.runner.workers.usable_cores)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def worlds_count(known_skat: bool, n: int = 10) -> int:

@@ -1,13 +1,26 @@
-"""Engine calls that release the GIL, run on threads of their own with a clean stop (null ouvert's ``--jobs``)."""
+"""Engine calls that release the GIL, run on threads of their own with a clean stop (null ouvert's ``--jobs``).
+
+Also how many cores this process may run on (:func:`usable_cores`), which
+the runner's worker caps ask too (:mod:`skatdd.runner.workers`).
+"""
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["run_threads"]
+__all__ = ["run_threads", "usable_cores"]
 
 T = TypeVar("T")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def run_threads(calls: Sequence[Callable[[], T]], stop: Callable[[], None]) -> list[T]:

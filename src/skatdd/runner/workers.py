@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 
+from ..engine.threads import usable_cores
 from .memory import available_mib
 
 __all__ = ["cap_workers", "init_worker", "usable_cores"]
@@ -35,14 +36,6 @@ PR_SET_PDEATHSIG = 1
 PARENT_POLL_SECONDS = 0.5
 
 _warned: set[tuple[str, int, int]] = set()
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform tells it), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def cap_workers(requested: int, *, what: str, tt_mb: int | None = None,
