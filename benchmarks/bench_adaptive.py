@@ -24,13 +24,11 @@ import argparse
 import collections
 import json
 import os
-import resource
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from command_timing import timed_command  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,17 +39,9 @@ def match_cpu(a: str, b: str, *, deals: int, seed: int, jobs: int, src: str | No
     if src:
         env["PYTHONPATH"] = src
     with tempfile.TemporaryDirectory() as folder:
-        args = [sys.executable, "-m", "skatdd", "match", a, b, "--deals", str(deals), "--seed", str(seed),
-                "--jobs", str(jobs), "-o", str(Path(folder) / "m.jsonl"), "--json"]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, text=True, env=env, cwd=folder, check=False)
-        wall = time.perf_counter() - wall
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise RuntimeError(f"skatdd match exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, json.loads(proc.stdout)
+        cpu, wall, out = timed_command(["match", a, b, "--deals", str(deals), "--seed", str(seed), "--jobs",
+                                        str(jobs), "-o", str(Path(folder) / "m.jsonl"), "--json"], env=env, cwd=folder)
+    return cpu, wall, json.loads(out)
 
 
 def run_matches(args: argparse.Namespace) -> None:

@@ -35,17 +35,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shlex
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from bench_odds import HAND_SET, Hand, _cpu, bench_hands, bench_parser, print_medians
+from command_timing import timed_command  # beside this script
 from skatdd.analysis.bid.api import DEFAULT_SKATS, DEFAULT_WORLDS, BidReport, bid
 from skatdd.core.cards import format_mask
 
@@ -82,18 +80,10 @@ def command_cpu(case: str, hand: Hand, src: Path | str, *, jobs: int, skats: int
     import json
 
     seat, cards, _skat = hand
-    args = [sys.executable, "-m", "skatdd", "bid", format_mask(cards), "--seat", str(seat), "--skats", str(skats),
-            "--worlds", str(worlds), "--jobs", str(jobs), "--json", *(["--hand"] if CASES[case][0] else []), *extra]
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - wall
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise RuntimeError(f"skatdd bid exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, json.loads(proc.stdout)["max_bid"]
+    args = ["bid", format_mask(cards), "--seat", str(seat), "--skats", str(skats), "--worlds", str(worlds),
+            "--jobs", str(jobs), "--json", *(["--hand"] if CASES[case][0] else []), *extra]
+    cpu, wall, out = timed_command(args, env={**os.environ, "PYTHONPATH": str(src)})
+    return cpu, wall, json.loads(out)["max_bid"]
 
 
 def run_ab(args: argparse.Namespace, hands: list[Hand]) -> None:

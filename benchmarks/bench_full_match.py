@@ -17,13 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from command_timing import timed_command  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The measured case: the players, the deals and the target (seconds of wall time).
@@ -36,17 +34,9 @@ def run_full(a: str, b: str, deals: int, *, jobs: int, seed: int) -> tuple[float
     """``(wall s, CPU s of the command and its workers, summary)`` of one ``skatdd match --full`` run."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "full.jsonl"
-        args = [sys.executable, "-m", "skatdd", "match", a, b, "--full", "--deals", str(deals), "--seed", str(seed),
-                "--jobs", str(jobs), "-o", str(out), "--json"]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=False)
-        wall = time.perf_counter() - wall
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode != 0:
-            raise RuntimeError(f"skatdd match --full exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, json.loads(proc.stdout)
+        cpu, wall, text = timed_command(["match", a, b, "--full", "--deals", str(deals), "--seed", str(seed),
+                                         "--jobs", str(jobs), "-o", str(out), "--json"], cwd=ROOT)
+    return wall, cpu, json.loads(text)
 
 
 def test_full_match_speed(benchmark: Any) -> None:

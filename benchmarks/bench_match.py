@@ -23,16 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+
+from command_timing import timed_command  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,19 +55,11 @@ def run_match(case: Case, *, jobs: int, seed: int, deals: int | None = None, kee
     """``(wall s, CPU s of the command and its workers, summary)`` of one ``skatdd match`` run."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "match.jsonl"
-        args = [sys.executable, "-m", "skatdd", "match", case.a, case.b, "--deals", str(deals or case.deals),
-                "--seed", str(seed), "--jobs", str(jobs), "-o", str(out), "--json"]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=False)
-        wall = time.perf_counter() - wall
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode != 0:
-            raise RuntimeError(f"skatdd match exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+        cpu, wall, text = timed_command(["match", case.a, case.b, "--deals", str(deals or case.deals), "--seed",
+                                         str(seed), "--jobs", str(jobs), "-o", str(out), "--json"], cwd=ROOT)
         if keep:
             shutil.copyfile(out, keep)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, json.loads(proc.stdout)
+    return wall, cpu, json.loads(text)
 
 
 def _check(wall: float, target: float, what: str) -> None:

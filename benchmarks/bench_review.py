@@ -21,13 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
-import sys
-import time
 from pathlib import Path
 
+from command_timing import timed_command  # beside this script
 from skatdd.analysis.review.api import REVIEW_SKATS, REVIEW_WORLDS
 from skatdd.formats.iss import IssGame, iter_iss
 
@@ -48,15 +45,9 @@ def records() -> list[tuple[str, str]]:
 
 def time_record(text: str, jobs: int, skats: int, worlds: int) -> tuple[float, float, float]:
     """``(wall s, CPU s, decisions s)`` of one ``skatdd analyse`` run on *text*."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "skatdd", "analyse", text, "--jobs", str(jobs), "--json",
-                          "--bid-skats", str(skats), "--bid-worlds", str(worlds)],
-                         capture_output=True, text=True, check=True, cwd=ROOT)
-    wall = time.perf_counter() - wall
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, json.loads(run.stdout)["decisions"]["seconds"]
+    cpu, wall, out = timed_command(["analyse", text, "--jobs", str(jobs), "--json", "--bid-skats", str(skats),
+                                    "--bid-worlds", str(worlds)], cwd=ROOT)
+    return wall, cpu, json.loads(out)["decisions"]["seconds"]
 
 
 def test_median_over_fixtures(benchmark) -> None:  # type: ignore[no-untyped-def]
