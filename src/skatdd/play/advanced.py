@@ -44,7 +44,10 @@ from .heuristic import cheapest
 from .players import PimcPlayer, PlayerFactory, PlayerSpec, thread_solver
 from .state import PlayerState
 
-__all__ = ["AdvancedPlayer", "advanced_player", "weighted_best"]
+__all__ = ["POOL_ESS", "AdvancedPlayer", "advanced_player", "weighted_best"]
+
+#: The bidding pool grows until its weights are worth this many equal worlds per world asked (or reaches its cap).
+POOL_ESS = 2
 
 
 def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
@@ -88,7 +91,7 @@ class AdvancedPlayer(PimcPlayer):
         solver = thread_solver()
         rng = random.Random(seed)
         drawn = weighted_worlds(state.view, evidence, self.worlds, rng, inference=self.inference,
-                                solver=solver)
+                                solver=solver, iid=True, enough=POOL_ESS * self.worlds)
         rule = WinRule.of(state.declaration)
         if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
             try:

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from skatdd.analysis.worlds.draw import View, World, choose_worlds, count_worlds
+from skatdd.analysis.worlds.draw import View, World, WorldSpace, choose_worlds, count_worlds
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural, quote
 from skatdd.core.position import Position
@@ -231,7 +231,7 @@ def play_evidence(view: View, evidence: Evidence, inference: str, *, temperature
 
 
 def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
-                        pool: int | None = None) -> WeightedWorlds:
+                        pool: int | None = None, iid: bool = False, enough: float | None = None) -> WeightedWorlds:
     """Steps 1 and 2 of :func:`weighted_worlds`: at most *n* distinct worlds weighed by the bidding only.
 
     With *inference* ``"none"`` or ``"play"`` (or no auction in *evidence*)
@@ -255,27 +255,55 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         count = len(drawn) if exact else count_worlds(view)
         pool_size, pool_ess = len(drawn), float(len(drawn))
     else:
-        drawn, exact = choose_worlds(view, size, rng)
-        count = len(drawn) if exact else count_worlds(view)
         auction = evidence.auction
         # Each seat's cards now plus those it played: its dealt ten (for a pick-up declarer, the ten he
         # plays with, as Auction says).
-        bid_weights = [auction_likelihood(auction, w.start_hands(view), others) for w in drawn]
+        played = [0, 0, 0]
+        for seat, card in view.played:
+            played[seat] |= 1 << card
+
+        def likelihoods(worlds: Sequence[World]) -> list[float]:
+            return [auction_likelihood(auction, (w.hands[0] | played[0], w.hands[1] | played[1],
+                                                 w.hands[2] | played[2]), others) for w in worlds]
+
+        if iid:
+            space = WorldSpace(view)
+            count = len(space)
+            exact = count <= size
+            if exact:
+                drawn = list(space)
+                bid_weights = likelihoods(drawn)
+            else:
+                # Grown n worlds at a time until the weights are worth *enough* equal ones, or *size* are drawn.
+                drawn, bid_weights = [], []
+                while len(drawn) < size:
+                    more = [space.draw(rng) for _ in range(min(n, size - len(drawn)))]
+                    drawn += more
+                    bid_weights += likelihoods(more)
+                    if enough is not None and effective_size(bid_weights) >= enough:
+                        break
+        else:
+            drawn, exact = choose_worlds(view, size, rng)
+            count = len(drawn) if exact else count_worlds(view)
+            bid_weights = likelihoods(drawn)
         pool_size, pool_ess = len(drawn), effective_size(bid_weights)
         if exact and len(drawn) <= n:
             worlds, weights = drawn, bid_weights
         else:
             exact = False
             counts = _systematic(bid_weights, n, rng)
-            worlds = [w for w, k in zip(drawn, counts, strict=True) if k]
-            weights = [float(k) for k in counts if k]
+            merged: dict[World, int] = {}  # an i.i.d. pool may hold a world twice: it is one world, drawn k times
+            for world, k in zip(drawn, counts, strict=True):
+                if k:
+                    merged[world] = merged.get(world, 0) + k
+            worlds, weights = list(merged), [float(k) for k in merged.values()]
     return WeightedWorlds(worlds, weights, count, pool_size, exact, effective_size(weights), pool_ess, inference,
                           0, time.perf_counter() - started)
 
 
 def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
                     pool: int | None = None, solver: Solver | None = None, temperature: float = TEMPERATURE,
-                    play_cards: int = PLAY_CARDS) -> WeightedWorlds:
+                    play_cards: int = PLAY_CARDS, iid: bool = False, enough: float | None = None) -> WeightedWorlds:
     """At most *n* distinct worlds of *view*, weighed by *inference* (module docstring).
 
     *evidence* gives the contract, the auction and the start of play;
@@ -286,7 +314,7 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
     than *n*, or an unknown inference.
     """
     started = time.perf_counter()
-    drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool)
+    drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool, iid=iid, enough=enough)
     play = play_evidence(view, evidence, inference, temperature=temperature, play_cards=play_cards)
     if play is not None:
         solver = solver_or_default(solver)
