@@ -291,6 +291,9 @@ def _linear(game: Game) -> _Linear:
 
 
 _LINEAR = tuple(_linear(g) for g in ALL_GAMES)
+#: :data:`_LINEAR` flattened for :func:`_games`' loop, per forehand (False, True): its term in the constant.
+_FLAT = tuple(tuple((lin.const + (lin.forehand if fh else 0.0), 0.0, lin.jacks, *lin.suits, lin.voids) for lin in _LINEAR)
+              for fh in (False, True))
 #: The logit of :func:`play_chance`'s clipped win chance, at either end.
 _LOGIT_CLIP = math.log((1 - 1e-12) / 1e-12)
 _LOGIT_THRESHOLD = math.log(THRESHOLD / (1 - THRESHOLD))
@@ -308,16 +311,14 @@ def _games(hand: Mask, forehand: bool) -> _Games:
     """
     b0, b1, b2, b3 = hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24 & 0xFF
     nib = (hand >> 4 & 1) | (hand >> 11 & 2) | (hand >> 18 & 4) | (hand >> 25 & 8)
+    voids = min((not b0) + (not b1) + (not b2) + (not b3), 2)
+    exp = math.exp
     plays = []
-    for lin in _LINEAR:
-        s0, s1, s2, s3 = lin.suits
-        x = lin.const + lin.jacks[nib] + s0[b0] + s1[b1] + s2[b2] + s3[b3]
-        if forehand:
-            x += lin.forehand
-        if lin.voids:
-            x += lin.voids * min((not b0) + (not b1) + (not b2) + (not b3), 2)
-        x = min(max(x, -_LOGIT_CLIP), _LOGIT_CLIP)
-        plays.append(_sigmoid(SHARPNESS * (x - _LOGIT_THRESHOLD)))
+    for const, fh, jacks, s0, s1, s2, s3, void in _FLAT[forehand]:
+        x = const + jacks[nib] + s0[b0] + s1[b1] + s2[b2] + s3[b3] + void * voids
+        # play_chance(sigmoid(x)): logit(sigmoid(x)) is x, clipped as play_chance clips the chance; |exponent| < 60.
+        x = -_LOGIT_CLIP if x < -_LOGIT_CLIP else _LOGIT_CLIP if x > _LOGIT_CLIP else x
+        plays.append(1.0 / (1.0 + exp(-SHARPNESS * (x - _LOGIT_THRESHOLD))))
     values = []
     for game, trumps, seen in _VALUES:
         if seen is None:

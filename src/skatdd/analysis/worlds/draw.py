@@ -326,7 +326,9 @@ class WorldSpace:
                 options = self._options[key] = self._split_options(i, needs)
             r = rng.randrange(options[-1][0])
             _, split, needs = next(option for option in options if r < option[0])
-            order = rng.sample(cls.cards, len(cls.cards)) if len(split) > 1 else cls.cards
+            # A random order of the class's cards: sorted by uniform keys (faster than rng.sample, just as uniform).
+            rnd = rng.random
+            order = [card for _, card in sorted([(rnd(), card) for card in cls.cards])] if len(split) > 1 else cls.cards
             k = 0
             for place, count in zip(cls.places, split, strict=True):
                 for card in order[k:k + count]:
@@ -336,7 +338,7 @@ class WorldSpace:
 
     def _split_options(self, i: int, needs: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
         """Class *i*'s splits under *needs* that lead to worlds: ``(cumulative worlds, split, needs left)``."""
-        options = []
+        options: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         total = 0
         for split in _splits(len(self._classes[i].cards), self._classes[i].places, needs):
             left = _minus(needs, self._classes[i].places, split)
