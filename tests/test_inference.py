@@ -315,3 +315,19 @@ def test_iid_pool_grows_until_its_weights_are_worth_enough() -> None:
     first = bid_weighted_worlds(view, evidence, 5, random.Random(3), pool=120, iid=True, enough=12)
     again = bid_weighted_worlds(view, evidence, 5, random.Random(3), pool=120, iid=True, enough=12)
     assert first.worlds == again.worlds and first.weights == again.weights
+
+
+@pytest.mark.parametrize("hand_game", [False, True])
+@pytest.mark.parametrize("game", [Game.GRAND, Game.HEARTS, Game.NULL])
+def test_auction_weigher_is_auction_likelihood(game: Game, hand_game: bool) -> None:
+    from skatdd.analysis.inference.bids import auction_weigher
+    rng = random.Random(int(game) * 2 + hand_game)
+    for bids, declarer in (([(1, "18"), (0, "y"), (1, "20"), (0, "y"), (1, "p"), (2, "p")], 0),
+                           ([(1, "p"), (2, "23"), (0, "p")], 2), ([(1, "18"), (0, "p"), (2, "p")], 1)):
+        auction = Auction.of(bids, declarer, game, hand_game)
+        for seats in ([0, 1, 2], [1, 2], [0, 2]):
+            weigh = auction_weigher(auction, seats)
+            for _ in range(30):
+                cards = rng.sample(range(32), 30)
+                hands = (mask_of(cards[:10]), mask_of(cards[10:20]), mask_of(cards[20:]))
+                assert weigh(hands) == auction_likelihood(auction, hands, seats)

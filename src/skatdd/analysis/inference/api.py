@@ -52,7 +52,7 @@ from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.spec import replay_cards
 
-from .bids import Auction, auction_likelihood, bid_intervals
+from .bids import Auction, auction_weigher, bid_intervals
 from .play import PLAY_CARDS, TEMPERATURE, play_likelihood
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
@@ -262,9 +262,10 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         for seat, card in view.played:
             played[seat] |= 1 << card
 
+        weigh = auction_weigher(auction, others)
+
         def likelihoods(worlds: Sequence[World]) -> list[float]:
-            return [auction_likelihood(auction, (w.hands[0] | played[0], w.hands[1] | played[1],
-                                                 w.hands[2] | played[2]), others) for w in worlds]
+            return [weigh((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2])) for w in worlds]
 
         if iid:
             space = WorldSpace(view)
