@@ -5,7 +5,9 @@ Named on the command line (:func:`advanced_player`, reached through
 
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
-    :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference: each
+    :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference
+    (the bidding's pool drawn i.i.d., N worlds at a time, until its weights
+    are worth :data:`POOL_ESS` N equal worlds or it holds ``max(8 N, 64)``): each
     world's double-dummy results count with its weight; the best card for
     the side by the weighted mean score of the declared game, then weighted
     mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:

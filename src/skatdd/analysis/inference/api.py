@@ -28,6 +28,13 @@ How the worlds are drawn (bounded cost, no rejection loop):
    multiplied by its play likelihood, which costs at most
    :data:`skatdd.analysis.inference.play.PLAY_CARDS` engine searches per world.
 
+With ``iid`` (the ``pimc:N+bids`` player) step 1 draws the pool's worlds
+independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
+than a distinct sample; a world drawn twice is one world, resampled as
+often as both), *n* at a time, and stops as soon as the bidding weights
+are worth ``enough`` equal ones (their effective sample size) or ``pool``
+are drawn: a view where the auction says little is weighed on a small pool.
+
 The effective sample size ``ess = (sum w)^2 / sum w^2`` of the returned
 weights says how many equally weighted worlds they are worth; ``pool_ess`` is
 that of the bidding weights over the pool (how much the bidding narrowed it).
@@ -236,7 +243,9 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
 
     With *inference* ``"none"`` or ``"play"`` (or no auction in *evidence*)
     these are *n* uniform worlds, each of weight 1, drawn exactly as
-    :func:`skatdd.analysis.worlds.draw.choose_worlds` draws them.  The caller
+    :func:`skatdd.analysis.worlds.draw.choose_worlds` draws them.  *iid* and
+    *enough*: the pool drawn independently and grown until its weights'
+    effective sample size reaches *enough* (module docstring).  The caller
     multiplies in the play likelihoods (:func:`play_evidence`), here or on
     worker processes: each is an exact function of its world.
     """
