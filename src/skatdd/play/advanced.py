@@ -6,8 +6,8 @@ Named on the command line (:func:`advanced_player`, reached through
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference
-    (the bidding's pool drawn i.i.d., N worlds at a time, until its weights
-    are worth :data:`POOL_ESS` N equal worlds or it holds ``max(8 N, 64)``): each
+    (the bidding's pool of ``max(8 N, 64)`` worlds drawn i.i.d., the
+    cheaper way, weighed by the model's tables): each
     world's double-dummy results count with its weight; the best card for
     the side by the weighted mean score of the declared game, then weighted
     mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
@@ -48,8 +48,10 @@ from .state import PlayerState
 
 __all__ = ["POOL_ESS", "AdvancedPlayer", "advanced_player", "weighted_best"]
 
-#: The bidding pool grows until its weights are worth this many equal worlds per world asked (or reaches its cap).
-POOL_ESS = 2
+#: ``None``: the bidding pool is always ``max(8 N, 64)`` worlds.  A number: the pool grows N at a time until the
+#: model's likelihoods are worth this many equal worlds per world asked (or reaches that cap); 1 and 2 were measured
+#: and lost some of the edge over pimc:N (docs/engine.md), so the full pool is kept.
+POOL_ESS: float | None = None
 
 
 def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
@@ -93,7 +95,7 @@ class AdvancedPlayer(PimcPlayer):
         solver = thread_solver()
         rng = random.Random(seed)
         drawn = weighted_worlds(state.view, evidence, self.worlds, rng, inference=self.inference,
-                                solver=solver, iid=True, enough=POOL_ESS * self.worlds)
+                                solver=solver, iid=True, enough=None if POOL_ESS is None else POOL_ESS * self.worlds)
         rule = WinRule.of(state.declaration)
         if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
             try:

@@ -31,9 +31,11 @@ How the worlds are drawn (bounded cost, no rejection loop):
 With ``iid`` (the ``pimc:N+bids`` player) step 1 draws the pool's worlds
 independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
 than a distinct sample; a world drawn twice is one world, resampled as
-often as both), *n* at a time, and stops as soon as the bidding weights
-are worth ``enough`` equal ones (their effective sample size) or ``pool``
-are drawn: a view where the auction says little is weighed on a small pool.
+often as both), *n* at a time, and stops as soon as the bidding model's
+likelihoods (without the floor) are worth ``enough`` equal ones (their
+effective sample size) or ``pool`` are drawn: a view where the auction says
+little is weighed on a small pool.  Without the floor, because a pool that
+missed every world explaining the auction has even weights at the floor.
 
 The effective sample size ``ess = (sum w)^2 / sum w^2`` of the returned
 weights says how many equally weighted worlds they are worth; ``pool_ess`` is
@@ -285,12 +287,19 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
                 bid_weights = likelihoods(drawn)
             else:
                 # Grown n worlds at a time until the weights are worth *enough* equal ones, or *size* are drawn.
-                drawn, bid_weights = [], []
+                # Judged on the model's likelihoods without the floor: a pool that missed the few worlds that
+                # explain the auction (a grand's jacks) has even weights at the floor, but uneven model ones.
+                unmixed = auction_weigher(auction, others, floor=0.0)
+                drawn, bid_weights, model = [], [], []
                 while len(drawn) < size:
                     more = [space.draw(rng) for _ in range(min(n, size - len(drawn)))]
                     drawn += more
                     bid_weights += likelihoods(more)
-                    if enough is not None and effective_size(bid_weights) >= enough:
+                    if enough is None:
+                        continue
+                    model += [unmixed((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2]))
+                              for w in more]
+                    if effective_size(model) >= enough:
                         break
         else:
             drawn, exact = choose_worlds(view, size, rng)

@@ -460,12 +460,14 @@ def auction_likelihood(auction: Auction, hands: Sequence[Mask], seats: Sequence[
 
 
 
-def auction_weigher(auction: Auction, seats: Sequence[int]) -> Callable[[Sequence[Mask]], float]:
+def auction_weigher(auction: Auction, seats: Sequence[int], *, floor: float = FLOOR) -> Callable[[Sequence[Mask]], float]:
     """``hands -> auction_likelihood(auction, hands, seats)``, the auction read once for many worlds.
 
     The same products in the same order as :func:`auction_likelihood`, so
     the same floats; each world then costs the cached model of its hands
-    and a few multiplications.
+    and a few multiplications.  *floor* 0: the model's likelihood alone,
+    unmixed (how well a world explains the auction, the floor's weight for
+    the impossible aside).
     """
     specs = []
     for seat in seats:
@@ -484,7 +486,7 @@ def auction_weigher(auction: Auction, seats: Sequence[int]) -> Callable[[Sequenc
             else:
                 value = game_value(hands[seat], game, hand_game=True) if hand_game else games.values[declared]
                 model = games.plays[declared] * (1.0 if value >= lo else _at_least(games, lo))
-            weight *= (1.0 - FLOOR) * model + FLOOR
+            weight *= (1.0 - floor) * model + floor
         return weight
 
     return weigh
