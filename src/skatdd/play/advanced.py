@@ -6,8 +6,9 @@ Named on the command line (:func:`advanced_player`, reached through
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference
-    (the bidding's pool of ``max(8 N, 64)`` worlds drawn i.i.d., the
-    cheaper way, weighed by the model's tables): each
+    (the bidding's pool drawn i.i.d., N worlds at a time, until the
+    model's likelihoods are worth :data:`POOL_ESS` N equal worlds or it
+    holds ``max(8 N, 64)``): each
     world's double-dummy results count with its weight; the best card for
     the side by the weighted mean score of the declared game, then weighted
     mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
@@ -48,10 +49,10 @@ from .state import PlayerState
 
 __all__ = ["POOL_ESS", "AdvancedPlayer", "advanced_player", "weighted_best"]
 
-#: ``None``: the bidding pool is always ``max(8 N, 64)`` worlds.  A number: the pool grows N at a time until the
-#: model's likelihoods are worth this many equal worlds per world asked (or reaches that cap); 1 and 2 were measured
-#: and lost some of the edge over pimc:N (docs/engine.md), so the full pool is kept.
-POOL_ESS: float | None = None
+#: The bidding pool grows N worlds at a time until the model's likelihoods (without the floor) are worth this many
+#: equal worlds per world asked, or it holds ``max(8 N, 64)``; ``None``: always the full pool (docs/engine.md has
+#: what each choice measured).
+POOL_ESS: float | None = 2
 
 
 def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
