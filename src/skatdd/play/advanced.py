@@ -6,9 +6,8 @@ Named on the command line (:func:`advanced_player`, reached through
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference
-    (the bidding's pool drawn i.i.d., N worlds at a time, until the
-    model's likelihoods are worth :data:`POOL_ESS` N equal worlds or it
-    holds ``max(8 N, 64)``): each
+    (the bidding's pool of ``max(8 N, 64)`` worlds drawn i.i.d. and weighed
+    by the model's tables, :data:`POOL_ESS`): each
     world's double-dummy results count with its weight; the best card for
     the side by the weighted mean score of the declared game, then weighted
     mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
@@ -49,10 +48,11 @@ from .state import PlayerState
 
 __all__ = ["POOL_ESS", "AdvancedPlayer", "advanced_player", "weighted_best"]
 
-#: The bidding pool grows N worlds at a time until the model's likelihoods (without the floor) are worth this many
-#: equal worlds per world asked, or it holds ``max(8 N, 64)``; ``None``: always the full pool (docs/engine.md has
-#: what each choice measured).
-POOL_ESS: float | None = 2
+#: ``None``: the bidding pool is always ``max(8 N, 64)`` worlds, the distribution the edge over pimc:N was measured
+#: with.  A number: the pool grows N worlds at a time until the model's likelihoods (without the floor) are worth
+#: this many equal worlds per world asked, or reaches that cap: 2 saved little CPU and its edge was no better
+#: (docs/engine.md).
+POOL_ESS: float | None = None
 
 
 def weighted_best(pos: Position, worlds: Sequence[World], weights: Sequence[float], rule: WinRule,
