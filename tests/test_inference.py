@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatdd.analysis.advise.api import mover_view
-from skatdd.analysis.inference.api import Evidence, _systematic, effective_size, parse_inference, weighted_worlds, world_positions
+from skatdd.analysis.inference.api import (
+    Evidence,
+    _systematic,
+    bid_weighted_worlds,
+    effective_size,
+    parse_inference,
+    weighted_worlds,
+    world_positions,
+)
 from skatdd.analysis.inference.bids import (
     Auction,
     auction_likelihood,
@@ -19,11 +27,11 @@ from skatdd.analysis.inference.bids import (
     win_chance,
 )
 from skatdd.analysis.inference.play import card_probability, play_likelihood
-from skatdd.analysis.worlds.draw import World, WorldSpace, hand_view
+from skatdd.analysis.worlds.draw import View, World, WorldSpace, hand_view
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
-from skatdd.core.rules import Game
+from skatdd.core.rules import JACKS, Game
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal
@@ -248,3 +256,78 @@ def test_hand_features_tables_count_what_the_cards_hold() -> None:
         for game in ALL_GAMES:
             for forehand in (False, True):
                 assert hand_features(hand, game, forehand=forehand) == _features_by_the_cards(hand, game, forehand)
+
+
+def test_regrouped_tables_give_the_features_win_chances() -> None:
+    # _games sums per-suit table entries; win_chance takes the dot product of hand_features: equal up to rounding.
+    from skatdd.analysis.inference.bids import _games, game_value, play_chance
+    from skatdd.core.rules import ALL_GAMES
+    rng = random.Random(8)
+    for _ in range(400):
+        hand = mask_of(rng.sample(range(32), 10))
+        for forehand in (False, True):
+            games = _games(hand, forehand)
+            for game, value, play in zip(ALL_GAMES, games.values, games.plays, strict=True):
+                assert value == game_value(hand, game)
+                assert play == pytest.approx(play_chance(win_chance(hand, game, forehand=forehand)), rel=1e-12, abs=1e-300)
+
+
+def _grand_declarer_view() -> tuple[View, Evidence]:
+    """Forehand's view late in a grand of middlehand's, the four jacks among the 8 unseen cards (560 worlds)."""
+    unseen = mask_of(parse_cards("CJ SJ HJ DJ CA SA D7 D8"))
+    own = mask_of(parse_cards("HA HT HK"))
+    rest = [c for c in range(32) if not (unseen | own) >> c & 1]
+    played = tuple((s, c) for s, chunk in ((0, rest[:7]), (1, rest[7:14]), (2, rest[14:21])) for c in chunk)
+    view = View(0, (3, 3, 3, 2), (own, 0, 0, 0), (0, 0, 0, 0), unseen, played)
+    return view, Evidence(Game.GRAND, 1, Declaration(Game.GRAND), ((1, "18"), (0, "p"), (2, "p")))
+
+
+def test_iid_pool_resamples_the_auctions_posterior() -> None:
+    # The player's pool (i.i.d. worlds, resampled by their auction likelihood) against the exact posterior of
+    # brute force over all 560 worlds: how many jacks the grand's declarer holds.
+    view, evidence = _grand_declarer_view()
+    space = list(WorldSpace(view))
+    weights = [auction_likelihood(evidence.auction, w.start_hands(view), [1, 2]) for w in space]
+
+    def jacks(world: World) -> int:
+        return (world.hands[1] & JACKS).bit_count()
+
+    exact, uniform, seen = [0.0] * 4, [0.0] * 4, [0.0] * 4
+    for world, weight in zip(space, weights, strict=True):
+        exact[jacks(world)] += weight / sum(weights)
+        uniform[jacks(world)] += 1 / len(space)
+    for seed in range(200):
+        drawn = bid_weighted_worlds(view, evidence, 5, random.Random(seed), pool=120, iid=True)
+        assert not drawn.exact and drawn.pool == 120 and sum(drawn.weights) == 5
+        assert len(set(drawn.worlds)) == len(drawn.worlds)
+        for world, k in zip(drawn.worlds, drawn.weights, strict=True):
+            seen[jacks(world)] += k / 1000
+    assert 0.5 * sum(abs(a - b) for a, b in zip(exact, uniform, strict=True)) > 0.25  # the auction says much
+    assert 0.5 * sum(abs(a - b) for a, b in zip(exact, seen, strict=True)) < 0.1
+
+
+def test_iid_pool_grows_until_its_weights_are_worth_enough() -> None:
+    view, evidence = _grand_declarer_view()
+    assert bid_weighted_worlds(view, evidence, 5, random.Random(1), pool=120, iid=True, enough=1).pool == 5
+    grown = bid_weighted_worlds(view, evidence, 5, random.Random(1), pool=120, iid=True, enough=12)
+    assert 5 < grown.pool <= 120 and grown.pool % 5 == 0
+    assert bid_weighted_worlds(view, evidence, 5, random.Random(1), pool=120, iid=True, enough=1e9).pool == 120
+    first = bid_weighted_worlds(view, evidence, 5, random.Random(3), pool=120, iid=True, enough=12)
+    again = bid_weighted_worlds(view, evidence, 5, random.Random(3), pool=120, iid=True, enough=12)
+    assert first.worlds == again.worlds and first.weights == again.weights
+
+
+@pytest.mark.parametrize("hand_game", [False, True])
+@pytest.mark.parametrize("game", [Game.GRAND, Game.HEARTS, Game.NULL])
+def test_auction_weigher_is_auction_likelihood(game: Game, hand_game: bool) -> None:
+    from skatdd.analysis.inference.bids import auction_weigher
+    rng = random.Random(int(game) * 2 + hand_game)
+    for bids, declarer in (([(1, "18"), (0, "y"), (1, "20"), (0, "y"), (1, "p"), (2, "p")], 0),
+                           ([(1, "p"), (2, "23"), (0, "p")], 2), ([(1, "18"), (0, "p"), (2, "p")], 1)):
+        auction = Auction.of(bids, declarer, game, hand_game)
+        for seats in ([0, 1, 2], [1, 2], [0, 2]):
+            weigh = auction_weigher(auction, seats)
+            for _ in range(30):
+                cards = rng.sample(range(32), 30)
+                hands = (mask_of(cards[:10]), mask_of(cards[10:20]), mask_of(cards[20:]))
+                assert weigh(hands) == auction_likelihood(auction, hands, seats)

@@ -174,6 +174,30 @@ def test_sampling_is_uniform_chi_square():
     assert chi2 < 1.6 * n_worlds + 60
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_draw_is_uniform_over_brute_force_worlds_with_voids(seed):
+    # WorldSpace.draw (i.i.d., no unranking) against every world brute force finds, voids making several classes.
+    rng = random.Random(seed)
+    deck = rng.sample(range(32), 11)
+    banned = [0, 0xFF << (8 * rng.randrange(4)), 0, 0]
+    if seed % 2:
+        banned[2] = 0xFF << (8 * rng.randrange(4))
+    view = View(0, (3, 3, 3, 2), (mask_of(deck[:3]), 0, 0, 0), tuple(banned), mask_of(deck[3:]))
+    expected = brute_force(view)
+    space = WorldSpace(view)
+    if not expected:
+        with pytest.raises(IndexError):
+            space.draw(rng)
+        return
+    draws = 60 * len(expected)
+    counts = dict.fromkeys(expected, 0)
+    for _ in range(draws):
+        counts[as_tuple(space.draw(rng))] += 1  # a KeyError here: a world the view does not allow
+    mean = draws / len(expected)
+    chi2 = sum((c - mean) ** 2 / mean for c in counts.values())
+    assert chi2 < 1.6 * len(expected) + 60  # beyond the 0.999 quantile: a bias fails this
+
+
 def test_choose_worlds_takes_all_when_few_and_distinct_otherwise():
     view = View(0, (1, 2, 2, 2), (mask_of(parse_cards("CJ")), 0, 0, 0), (0, 0, 0, 0),
                 mask_of(parse_cards("D7 D8 H7 H8 S7 S8")))

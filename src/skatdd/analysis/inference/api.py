@@ -28,6 +28,15 @@ How the worlds are drawn (bounded cost, no rejection loop):
    multiplied by its play likelihood, which costs at most
    :data:`skatdd.analysis.inference.play.PLAY_CARDS` engine searches per world.
 
+With ``iid`` (the ``pimc:N+bids`` player) step 1 draws the pool's worlds
+independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
+than a distinct sample; a world drawn twice is one world, resampled as
+often as both), *n* at a time, and stops as soon as the bidding model's
+likelihoods (without the floor) are worth ``enough`` equal ones (their
+effective sample size) or ``pool`` are drawn: a view where the auction says
+little is weighed on a small pool.  Without the floor, because a pool that
+missed every world explaining the auction has even weights at the floor.
+
 The effective sample size ``ess = (sum w)^2 / sum w^2`` of the returned
 weights says how many equally weighted worlds they are worth; ``pool_ess`` is
 that of the bidding weights over the pool (how much the bidding narrowed it).
@@ -43,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from skatdd.analysis.worlds.draw import View, World, choose_worlds, count_worlds
+from skatdd.analysis.worlds.draw import View, World, WorldSpace, choose_worlds, count_worlds
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural, quote
 from skatdd.core.position import Position
@@ -52,7 +61,7 @@ from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.spec import replay_cards
 
-from .bids import Auction, auction_likelihood, bid_intervals
+from .bids import Auction, auction_weigher, bid_intervals
 from .play import PLAY_CARDS, TEMPERATURE, play_likelihood
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
@@ -231,12 +240,14 @@ def play_evidence(view: View, evidence: Evidence, inference: str, *, temperature
 
 
 def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
-                        pool: int | None = None) -> WeightedWorlds:
+                        pool: int | None = None, iid: bool = False, enough: float | None = None) -> WeightedWorlds:
     """Steps 1 and 2 of :func:`weighted_worlds`: at most *n* distinct worlds weighed by the bidding only.
 
     With *inference* ``"none"`` or ``"play"`` (or no auction in *evidence*)
     these are *n* uniform worlds, each of weight 1, drawn exactly as
-    :func:`skatdd.analysis.worlds.draw.choose_worlds` draws them.  The caller
+    :func:`skatdd.analysis.worlds.draw.choose_worlds` draws them.  *iid* and
+    *enough*: the pool drawn independently and grown until its weights'
+    effective sample size reaches *enough* (module docstring).  The caller
     multiplies in the play likelihoods (:func:`play_evidence`), here or on
     worker processes: each is an exact function of its world.
     """
@@ -255,27 +266,63 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         count = len(drawn) if exact else count_worlds(view)
         pool_size, pool_ess = len(drawn), float(len(drawn))
     else:
-        drawn, exact = choose_worlds(view, size, rng)
-        count = len(drawn) if exact else count_worlds(view)
         auction = evidence.auction
         # Each seat's cards now plus those it played: its dealt ten (for a pick-up declarer, the ten he
         # plays with, as Auction says).
-        bid_weights = [auction_likelihood(auction, w.start_hands(view), others) for w in drawn]
+        played = [0, 0, 0]
+        for seat, card in view.played:
+            played[seat] |= 1 << card
+
+        weigh = auction_weigher(auction, others)
+
+        def likelihoods(worlds: Sequence[World]) -> list[float]:
+            return [weigh((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2])) for w in worlds]
+
+        if iid:
+            space = WorldSpace(view)
+            count = len(space)
+            exact = count <= size
+            if exact:
+                drawn = list(space)
+                bid_weights = likelihoods(drawn)
+            else:
+                # Grown n worlds at a time until the weights are worth *enough* equal ones, or *size* are drawn.
+                # Judged on the model's likelihoods without the floor: a pool that missed the few worlds that
+                # explain the auction (a grand's jacks) has even weights at the floor, but uneven model ones.
+                unmixed = auction_weigher(auction, others, floor=0.0)
+                drawn, bid_weights, model = [], [], []
+                while len(drawn) < size:
+                    more = [space.draw(rng) for _ in range(min(n, size - len(drawn)))]
+                    drawn += more
+                    bid_weights += likelihoods(more)
+                    if enough is None:
+                        continue
+                    model += [unmixed((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2]))
+                              for w in more]
+                    if effective_size(model) >= enough:
+                        break
+        else:
+            drawn, exact = choose_worlds(view, size, rng)
+            count = len(drawn) if exact else count_worlds(view)
+            bid_weights = likelihoods(drawn)
         pool_size, pool_ess = len(drawn), effective_size(bid_weights)
         if exact and len(drawn) <= n:
             worlds, weights = drawn, bid_weights
         else:
             exact = False
             counts = _systematic(bid_weights, n, rng)
-            worlds = [w for w, k in zip(drawn, counts, strict=True) if k]
-            weights = [float(k) for k in counts if k]
+            merged: dict[World, int] = {}  # an i.i.d. pool may hold a world twice: it is one world, drawn k times
+            for world, k in zip(drawn, counts, strict=True):
+                if k:
+                    merged[world] = merged.get(world, 0) + k
+            worlds, weights = list(merged), [float(k) for k in merged.values()]
     return WeightedWorlds(worlds, weights, count, pool_size, exact, effective_size(weights), pool_ess, inference,
                           0, time.perf_counter() - started)
 
 
 def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, *, inference: str = "bids",
                     pool: int | None = None, solver: Solver | None = None, temperature: float = TEMPERATURE,
-                    play_cards: int = PLAY_CARDS) -> WeightedWorlds:
+                    play_cards: int = PLAY_CARDS, iid: bool = False, enough: float | None = None) -> WeightedWorlds:
     """At most *n* distinct worlds of *view*, weighed by *inference* (module docstring).
 
     *evidence* gives the contract, the auction and the start of play;
@@ -286,7 +333,7 @@ def weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Random, 
     than *n*, or an unknown inference.
     """
     started = time.perf_counter()
-    drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool)
+    drawn = bid_weighted_worlds(view, evidence, n, rng, inference=inference, pool=pool, iid=iid, enough=enough)
     play = play_evidence(view, evidence, inference, temperature=temperature, play_cards=play_cards)
     if play is not None:
         solver = solver_or_default(solver)
