@@ -6,8 +6,8 @@ Named on the command line (:func:`advanced_player`, reached through
 ``pimc:N+bids``, ``pimc:N+play``, ``pimc:N+all``
     PIMC over at most N worlds drawn and weighed by
     :func:`skatdd.analysis.inference.api.weighted_worlds` with that inference
-    (the bidding's pool of ``max(8 N, 64)`` worlds drawn i.i.d. and weighed
-    by the model's tables, :data:`POOL_ESS`): each
+    (the bidding's pool of ``max(8 N, 64)`` distinct worlds weighed by the
+    model's tables, :data:`POOL_ESS`): each
     world's double-dummy results count with its weight; the best card for
     the side by the weighted mean score of the declared game, then weighted
     mean card points (:func:`skatdd.analysis.advise.adaptive.decide_weighted`:
@@ -48,8 +48,9 @@ from .state import PlayerState
 
 __all__ = ["POOL_ESS", "AdvancedPlayer", "advanced_player", "weighted_best"]
 
-#: ``None``: the bidding pool is always ``max(8 N, 64)`` worlds, the distribution the edge over pimc:N was measured
-#: with.  A number: the pool grows N worlds at a time until the model's likelihoods (without the floor) are worth
+#: ``None``: the bidding pool is always ``max(8 N, 64)`` distinct worlds, the pool the edge over pimc:N was
+#: measured with (the same worlds as before the model's tables: the same edge on the same deals).  A number: the
+#: pool is drawn i.i.d. and grows N worlds at a time until the model's likelihoods (without the floor) are worth
 #: this many equal worlds per world asked, or reaches that cap: 2 saved little CPU and its edge was no better
 #: (docs/engine.md).
 POOL_ESS: float | None = None
@@ -96,7 +97,8 @@ class AdvancedPlayer(PimcPlayer):
         solver = thread_solver()
         rng = random.Random(seed)
         drawn = weighted_worlds(state.view, evidence, self.worlds, rng, inference=self.inference,
-                                solver=solver, iid=True, enough=None if POOL_ESS is None else POOL_ESS * self.worlds)
+                                solver=solver, iid=POOL_ESS is not None,
+                                enough=None if POOL_ESS is None else POOL_ESS * self.worlds)
         rule = WinRule.of(state.declaration)
         if self.honest is not None and state.is_declarer and len(state.hand) <= self.honest:
             try:

@@ -28,7 +28,7 @@ How the worlds are drawn (bounded cost, no rejection loop):
    multiplied by its play likelihood, which costs at most
    :data:`skatdd.analysis.inference.play.PLAY_CARDS` engine searches per world.
 
-With ``iid`` (the ``pimc:N+bids`` player) step 1 draws the pool's worlds
+With ``iid`` (an option; the ``pimc:N+bids`` player keeps the distinct pool) step 1 draws the pool's worlds
 independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
 than a distinct sample; a world drawn twice is one world, resampled as
 often as both), *n* at a time, and stops as soon as the bidding model's
