@@ -459,7 +459,6 @@ def auction_likelihood(auction: Auction, hands: Sequence[Mask], seats: Sequence[
     return weight
 
 
-
 def auction_weigher(auction: Auction, seats: Sequence[int], *, floor: float = FLOOR) -> Callable[[Sequence[Mask]], float]:
     """``hands -> auction_likelihood(auction, hands, seats)``, the auction read once for many worlds.
 
