@@ -57,6 +57,7 @@ def test_counts_and_ranks_match_brute_force_on_reduced_decks(seed):
     assert set(worlds) == expected
     if expected:
         assert as_tuple(world_at(view, len(space) - 1)) == worlds[-1]
+    assert [as_tuple(space[i]) for i in range(len(space))] == worlds  # unranking gives the enumeration's order
 
 
 def test_a_known_place_stays_fixed():

@@ -39,6 +39,7 @@ does not grow with the number of worlds beyond one bit per consistent world
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from array import array
@@ -210,7 +211,8 @@ def _splits(size: int, places: tuple[int, ...], needs: tuple[int, ...]) -> Itera
             yield (first, *rest)
 
 
-def _multinomial(counts: Sequence[int]) -> int:
+@functools.lru_cache(maxsize=4096)
+def _multinomial(counts: tuple[int, ...]) -> int:
     result = factorial(sum(counts))
     for count in counts:
         result //= factorial(count)
@@ -227,15 +229,15 @@ def _minus(needs: tuple[int, ...], places: tuple[int, ...], split: tuple[int, ..
 def _unrank_combination(cards: Sequence[Card], k: int, index: int) -> list[Card]:
     """The *index*-th (lexicographic) *k*-subset of *cards*."""
     chosen: list[Card] = []
-    start = 0
+    n, i = len(cards), 0
     while k:
-        for i in range(start, len(cards)):
-            block = comb(len(cards) - i - 1, k - 1)
-            if index < block:
-                chosen.append(cards[i])
-                start, k = i + 1, k - 1
-                break
+        block = comb(n - i - 1, k - 1)  # the subsets whose first card left is cards[i]
+        if index < block:
+            chosen.append(cards[i])
+            k -= 1
+        else:
             index -= block
+        i += 1
     return chosen
 
 
@@ -285,29 +287,38 @@ class WorldSpace:
         places = list(self.view.known)
         needs: tuple[int, ...] = self._needs
         for i, cls in enumerate(self._classes):
-            for split in _splits(len(cls.cards), cls.places, needs):
-                left = _minus(needs, cls.places, split)
-                rest = self._count(i + 1, left)
-                block = _multinomial(split) * rest
-                if index < block:
-                    inner, index = divmod(index, rest)
-                    self._place(cls, split, inner, places)
-                    needs = left
-                    break
-                index -= block
+            # The class's splits in _splits' order, each a block of worlds: the one holding *index*.
+            key = (i, needs)
+            options = self._options.get(key)
+            if options is None:
+                options = self._options[key] = self._split_options(i, needs)
+            k = 0
+            while index >= options[k][0]:
+                k += 1
+            _, split, left = options[k]
+            inner, index = divmod(index - (options[k - 1][0] if k else 0), self._count(i + 1, left))
+            self._place(cls, split, inner, places)
+            needs = left
         return World((places[0], places[1], places[2]), places[SKAT])
 
     @staticmethod
     def _place(cls: _Class, split: tuple[int, ...], inner: int, places: list[Mask]) -> None:
         """Put the class's cards into its places, *split* cards each, the *inner*-th such way."""
-        remaining = list(cls.cards)
+        remaining: Sequence[Card] = cls.cards
+        last = len(split) - 1
         for j, (place, count) in enumerate(zip(cls.places, split, strict=True)):
-            rest_ways = _multinomial(split[j + 1:])
-            pick, inner = divmod(inner, rest_ways)
-            chosen = _unrank_combination(remaining, count, pick)
-            for card in chosen:
-                places[place] |= 1 << card
-            remaining = [c for c in remaining if c not in chosen]
+            if j == last:  # the last place takes every card left (one way: *inner* is 0 by now)
+                for card in remaining:
+                    places[place] |= 1 << card
+                return
+            if not count:  # one way to choose none: *inner* is unchanged
+                continue
+            pick, inner = divmod(inner, _multinomial(split[j + 1:]))
+            chosen = 0
+            for card in _unrank_combination(remaining, count, pick):
+                chosen |= 1 << card
+            places[place] |= chosen
+            remaining = [c for c in remaining if not chosen >> c & 1]
 
     def draw(self, rng: random.Random) -> World:
         """One world drawn uniformly at random (with replacement: draws may repeat), faster than unranking one.
