@@ -47,12 +47,18 @@ cdef extern from *:
     void null_table_unmap "skatdd_null_table_unmap"(void* p, size_t n) nogil
 
 
-cdef int table_alloc(Table* t, int mb, int near_bits=NEAR_BITS) noexcept nogil:
-    """Map a zeroed table of about *mb* MiB (at least 4096 buckets), huge pages preferred, and its near cache of 1 << *near_bits* (1..20) entries; 0 on success."""
+cdef uint64_t table_buckets(int mb) noexcept nogil:
+    """The buckets of 64 bytes a table of about *mb* MiB holds: the largest power of two that fits, at least 4096."""
     cdef uint64_t want = (<uint64_t>mb) * 1024 * 1024 // 64
     cdef uint64_t n = 4096
     while n * 2 <= want:
         n *= 2
+    return n
+
+
+cdef int table_alloc(Table* t, int mb, int near_bits=NEAR_BITS) noexcept nogil:
+    """Map a zeroed table of about *mb* MiB (at least 4096 buckets), huge pages preferred, and its near cache of 1 << *near_bits* (1..20) entries; 0 on success."""
+    cdef uint64_t n = table_buckets(mb)
     t.e = <uint64_t*>null_table_map(n * 8 * sizeof(uint64_t))
     if t.e == NULL:
         return -1
@@ -223,10 +229,7 @@ ctypedef struct DView:
 
 cdef int dtable_alloc(DTable* t, int mb) noexcept nogil:
     """Map a zeroed table of about *mb* MiB (at least 4096 buckets of 64 bytes), huge pages preferred; 0 on success."""
-    cdef uint64_t want = (<uint64_t>mb) * 1024 * 1024 // 64
-    cdef uint64_t n = 4096
-    while n * 2 <= want:
-        n *= 2
+    cdef uint64_t n = table_buckets(mb)
     t.e = <uint64_t*>null_table_map(n * 8 * sizeof(uint64_t))
     if t.e == NULL:
         t.nbuckets = 0
