@@ -287,11 +287,7 @@ class WorldSpace:
         places = list(self.view.known)
         needs: tuple[int, ...] = self._needs
         for i, cls in enumerate(self._classes):
-            # The class's splits in _splits' order, each a block of worlds: the one holding *index*.
-            key = (i, needs)
-            options = self._options.get(key)
-            if options is None:
-                options = self._options[key] = self._split_options(i, needs)
+            options = self._split_options(i, needs)  # each split a block of worlds: the one holding *index*
             k = 0
             while index >= options[k][0]:
                 k += 1
@@ -331,10 +327,7 @@ class WorldSpace:
         places = list(self.view.known)
         needs: tuple[int, ...] = self._needs
         for i, cls in enumerate(self._classes):
-            key = (i, needs)
-            options = self._options.get(key)
-            if options is None:
-                options = self._options[key] = self._split_options(i, needs)
+            options = self._split_options(i, needs)
             r = rng.randrange(options[-1][0])
             _, split, needs = next(option for option in options if r < option[0])
             # A random order of the class's cards: sorted by uniform keys (faster than rng.sample, just as uniform).
@@ -348,7 +341,13 @@ class WorldSpace:
         return World((places[0], places[1], places[2]), places[SKAT])
 
     def _split_options(self, i: int, needs: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-        """Class *i*'s splits under *needs* that lead to worlds: ``(cumulative worlds, split, needs left)``."""
+        """Class *i*'s splits under *needs* that lead to worlds, in _splits' order: ``(cumulative worlds, split, needs left)``.
+
+        Cached per ``(i, needs)``: unranking and drawing ask for the same ones again and again.
+        """
+        cached = self._options.get((i, needs))
+        if cached is not None:
+            return cached
         options: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         total = 0
         for split in _splits(len(self._classes[i].cards), self._classes[i].places, needs):
@@ -357,6 +356,7 @@ class WorldSpace:
             if total == (options[-1][0] if options else 0):
                 continue  # a split no world takes
             options.append((total, split, left))
+        self._options[(i, needs)] = options
         return options
 
     def __iter__(self) -> Iterator[World]:
