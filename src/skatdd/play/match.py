@@ -39,10 +39,8 @@ process, on worker processes or on a Dask cluster, in input order.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -65,8 +63,19 @@ from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 from .deals import Items, MatchDeal, deal_from_input, deal_items, derive_seed, generated_deal, generated_id
 from .hosting import HostDied, HostTimeout, PlayerHost
 from .loading import load_player
-from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec, share_solver
-from .referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
+from .players import CardChoice, CheatingPlayer, Player, PlayerFactory, PlayerSpec
+from .referee import (
+    DEFAULT_TIMEOUT,
+    LABELS,
+    Hosted,
+    PlayerFailure,
+    PlayerTimeout,
+    Shown,
+    as_card,
+    deadline,
+    make_hosted,
+    play_hosted,
+)
 from .state import state_for
 from .summary import MatchSummary
 from .worlds_used import WorldsUsed
@@ -268,20 +277,12 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver
     _check_bid(deal)
     a, b = config.specs()
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
-    share_solver(solver)
-    hosts = {label: PlayerHost(spec.factory) for label, spec in zip(LABELS, (a, b), strict=True) if spec.hosted}
-    worlds = WorldsUsed()
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            games = [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts, worlds),
-                     _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts, worlds)]
-    except PlayerFailure as failure:
-        record["failed"] = failure.to_json()
+    played = play_hosted(record, solver, ((label, spec.factory, spec.hosted) for label, spec in zip(LABELS, (a, b), strict=True)),
+                         lambda hosts, worlds: [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts, worlds),
+                                                _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts, worlds)])
+    if played is None:
         return record
-    finally:
-        share_solver(None)
-        for host in hosts.values():  # also on Ctrl-C: no host outlives its deal
-            host.close()
+    games, worlds = played
     value, wins = _dd_result(deal, solver)
     record["dd_value"], record["dd_wins"] = value, wins
     first, second = (_score(deal, game, solver) for game in games)

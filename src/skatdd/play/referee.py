@@ -6,24 +6,30 @@
 * :func:`as_card`: the legal card a player answered (an int or a code);
 * :class:`Hosted` and :func:`make_hosted`: the player of a seat that lives in
   a :class:`~skatdd.play.hosting.PlayerHost` (a plug-in), and :class:`Shown`,
-  what such a player answered that is no card, as the host showed it.
+  what such a player answered that is no card, as the host showed it;
+* :func:`play_hosted`: one deal's games with the solver shared, the plug-ins
+  hosted for the deal and a player's failure noted in the deal's record.
 """
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from skatdd.core.cards import Card, card_name, parse_card
 from skatdd.core.errors import quote
+from skatdd.engine.solve import Solver
 
 from .hosting import HostDied, HostTimeout, PlayerHost
+from .players import PlayerFactory, share_solver
+from .worlds_used import WorldsUsed
 
 __all__ = ["DEFAULT_TIMEOUT", "LABELS", "Hosted", "PlayerFailure", "PlayerTimeout", "Shown", "as_card", "deadline",
-           "make_hosted"]
+           "make_hosted", "play_hosted"]
 
 #: Seconds a player may take over one card before it fails the deal.
 DEFAULT_TIMEOUT = 60.0
@@ -113,3 +119,33 @@ def make_hosted(host: PlayerHost, seat: int, seed: int, timeout: float | None) -
     if kind == "raised":
         raise RuntimeError(f"raised {value}")
     return Hosted(host, seat, bool(value))
+
+
+Game = TypeVar("Game")
+
+
+def play_hosted(record: dict[str, Any], solver: Solver, specs: Iterable[tuple[str, PlayerFactory, bool]],
+                play: Callable[[dict[str, PlayerHost], WorldsUsed], list[Game]]) -> tuple[list[Game], WorldsUsed] | None:
+    """Play one deal's games: ``play(hosts, worlds)`` with *solver* shared by the searching players.
+
+    *specs* are ``(label, factory, hosted)``: each hosted player (a plug-in)
+    gets a :class:`~skatdd.play.hosting.PlayerHost` of its own for the deal,
+    closed whatever happens (also on Ctrl-C: no host outlives its deal).
+    What the players print goes to stderr, never into the records.  A
+    :class:`PlayerFailure` is noted in *record* (``failed``) and gives
+    ``None``; else the games and the worlds the searching players used.
+    """
+    share_solver(solver)
+    hosts = {label: PlayerHost(factory) for label, factory, hosted in specs if hosted}
+    worlds = WorldsUsed()
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            games = play(hosts, worlds)
+    except PlayerFailure as failure:
+        record["failed"] = failure.to_json()
+        return None
+    finally:
+        share_solver(None)
+        for host in hosts.values():
+            host.close()
+    return games, worlds

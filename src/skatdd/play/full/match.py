@@ -25,10 +25,8 @@ own (:mod:`skatdd.play.hosting`).
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -47,8 +45,19 @@ from skatdd.runner.outcome import INPUT_ERROR, INTERNAL_ERROR, LineOutcome, line
 
 from ..deals import Items, deal_items, derive_seed, generated_id
 from ..hosting import HostDied, HostTimeout, PlayerHost
-from ..players import CardChoice, CheatingPlayer, Player, PlayerSpec, share_solver
-from ..referee import DEFAULT_TIMEOUT, LABELS, Hosted, PlayerFailure, PlayerTimeout, Shown, as_card, deadline, make_hosted
+from ..players import CardChoice, CheatingPlayer, Player, PlayerSpec
+from ..referee import (
+    DEFAULT_TIMEOUT,
+    LABELS,
+    Hosted,
+    PlayerFailure,
+    PlayerTimeout,
+    Shown,
+    as_card,
+    deadline,
+    make_hosted,
+    play_hosted,
+)
 from ..worlds_used import WorldsUsed
 from .actions import Action, Phase, Play, parse_action
 from .game import FullGame
@@ -296,20 +305,13 @@ def play_full_deal(deal: FullDeal, config: FullConfig, line: int, *, solver: Sol
     a, b = config.specs()
     specs = {"A": a, "B": b}
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
-    share_solver(solver_or_default(solver))
-    hosts = {label: PlayerHost(spec.factory) for label, spec in specs.items() if spec.hosted}
-    worlds = WorldsUsed()
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            games = [_play_seating(deal, seating, specs, config.seed, line, config.timeout, hosts, worlds)
-                     for seating in SEATINGS]
-    except PlayerFailure as failure:
-        record["failed"] = failure.to_json()
+    played = play_hosted(record, solver_or_default(solver),
+                         ((label, spec.factory, spec.hosted) for label, spec in specs.items()),
+                         lambda hosts, worlds: [_play_seating(deal, seating, specs, config.seed, line, config.timeout,
+                                                              hosts, worlds) for seating in SEATINGS])
+    if played is None:
         return record
-    finally:
-        share_solver(None)
-        for host in hosts.values():
-            host.close()
+    games, worlds = played
     record["games"] = games
     totals = {label: {"tournament": 0, "list": 0} for label in LABELS}
     for game in games:
