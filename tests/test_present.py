@@ -20,7 +20,7 @@ from cli_runner import ROOT, run_skatdd
 from golden_cases import CASES, DEAL, GAME, README_BEST_DEAL, README_ODDS_HAND, mask_timings
 from skatdd import Game, GameSpec, Solver
 from skatdd.analysis.review.api import review_decisions
-from skatdd.formats.position_input import advice_position, read_position
+from skatdd.formats.position_input import advice_position, apply_played, read_position
 from skatdd.play.summary import MatchSummary
 from skatdd.present.best import best_text
 
@@ -69,6 +69,29 @@ def test_odds() -> None:
 def test_null_ouvert() -> None:
     result = skatdd.null_ouvert("C7 C9 S7 S9 ST SA H7 H9 D7 D9", declarer="F", skat="HJ SQ", jobs=1)
     assert masked(str(result)) == golden("null-ouvert-readme-guess")
+
+
+@pytest.mark.parametrize(("name", "game", "declarer", "played", "mode"), [
+    ("solve-deal-diamonds-all", Game.DIAMONDS, 0, "", "all"),
+    ("solve-deal-readme-spades-played", Game.SPADES, 1, "HA", "all"),
+    ("solve-deal-null-ouvert-win", Game.NULL, 2, "", "win"),
+])
+def test_solve(name: str, game: Game, declarer: int, played: str, mode: str) -> None:
+    read = read_position(str(ROOT / DEAL), game=(game, game is Game.NULL), declarer=declarer)
+    pos = read.position
+    if played:
+        apply_played(pos, played)
+    result = Solver(tt_mb=TT).solve(pos, mode)  # type: ignore[arg-type]
+    # The command's last line adds the table size the result does not know.
+    assert masked(str(result)) + f"   transposition table: {TT} MiB" == golden(name)
+    assert result.position == pos and result.position is not pos
+
+
+def test_a_solve_result_without_its_position_says_so() -> None:
+    result = Solver(tt_mb=16).solve(read_position(str(ROOT / DEAL), game=(Game.GRAND, False), declarer=0).position)
+    result.position = None
+    with pytest.raises(ValueError, match="without its position"):
+        str(result)
 
 
 def test_bid_prints_its_report() -> None:

@@ -27,19 +27,18 @@ from collections.abc import Iterator
 
 import click
 
-from skatdd.core.cards import card_symbol, display_sorted
 from skatdd.core.errors import SkatddError
 from skatdd.core.position import Position
-from skatdd.core.rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, SEAT_NAMES, WIN_POINTS, Game
-from skatdd.engine.solve import MODES, Solver, SolveResult
+from skatdd.core.rules import Game
+from skatdd.engine.solve import MODES, Solver
 from skatdd.formats.position_input import apply_played, read_position
 from skatdd.formats.spec import GameSpec
-from skatdd.present.report import line_lines, position_lines
+from skatdd.present.solve import result_lines
 
 from .common import emit_json, print_warnings
 from .options import GAME, json_option, seat_option, tt_option
 
-__all__ = ["InputError", "apply_played", "command", "input_errors", "result_lines", "solve_position"]
+__all__ = ["InputError", "apply_played", "command", "input_errors", "solve_position"]
 
 
 class InputError(click.ClickException):
@@ -77,87 +76,6 @@ def solve_position(deal: str, *, game: tuple[Game, bool] | None, declarer: int |
     return spec, pos
 
 
-def _verdict(result: SolveResult, pos: Position) -> str:
-    """One line: the value and who wins."""
-    if pos.game.is_null:
-        if result.declarer_wins:
-            return "Result: the declarer wins: he can avoid every trick"
-        return "Result: the declarer loses: the defenders can force a trick on him"
-    if result.value is None:
-        if result.declarer_wins:
-            return f"Result: the declarer wins: he reaches {WIN_POINTS} card points"
-        return f"Result: the declarer loses: he cannot reach {WIN_POINTS} card points"
-    parts = []
-    if pos.declarer_points:
-        parts.append(f"{pos.declarer_points} already won")
-    if pos.skat_points:
-        parts.append(f"{pos.skat_points} in the skat")
-    detail = f" ({', '.join(parts)})" if parts else ""
-    text = f"Value: {result.value} card points for the declarer{detail}: "
-    text += "the declarer wins" if result.declarer_wins else "the declarer loses"
-    if result.value >= SCHNEIDER_POINTS:
-        text += ", the defenders are schneider"
-    elif result.value <= SCHNEIDERED_POINTS:
-        text += ", the declarer is schneider"
-    return text
-
-
-def _line_title(result: SolveResult, pos: Position) -> str:
-    if not result.line:
-        return "No card left to play."
-    if pos.game.is_null:
-        if result.declarer_wins:
-            return "Optimal line (the declarer takes no trick):"
-        return "Optimal line (to the trick the declarer is forced to take):"
-    if result.value is None:
-        return "A line that keeps this result:"
-    return "Optimal line:"
-
-
-def _card_value_lines(result: SolveResult, pos: Position) -> list[str]:
-    """Mode ``all``: every legal card of the player to move with its value, best cards marked."""
-    assert result.cards is not None
-    if not result.cards:
-        return []
-    by_card = {cv.card: cv for cv in result.cards}
-    mover_is_declarer = pos.to_move == pos.declarer
-    if pos.game.is_null:
-        scores = {c: int(cv.declarer_wins) for c, cv in by_card.items()}
-    else:
-        scores = {c: cv.value if cv.value is not None else int(cv.declarer_wins) for c, cv in by_card.items()}
-    best = max(scores.values()) if mover_is_declarer else min(scores.values())
-    side = "declarer" if mover_is_declarer else "defender"
-    out = [f"Card values ({SEAT_NAMES[pos.to_move]}, {side}, to play; * = best):"]
-    for card in display_sorted(by_card):
-        cv = by_card[card]
-        mark = "*" if scores[card] == best else " "
-        outcome = "declarer wins" if cv.declarer_wins else "declarer loses"
-        if pos.game.is_null or cv.value is None:
-            out.append(f"  {mark} {card_symbol(card):<4} {outcome}")
-        else:
-            out.append(f"  {mark} {card_symbol(card):<4} {cv.value:>3}  {outcome}")
-    return out
-
-
-def result_lines(result: SolveResult, pos: Position, *, tt_mb: int | None = None) -> list[str]:
-    """The readable report of ``skatdd solve``, one string per line."""
-    out = position_lines(pos)
-    out.append("")
-    out.append(_verdict(result, pos))
-    out.append("")
-    out.append(_line_title(result, pos))
-    out.extend(line_lines(pos, result.line))
-    if result.cards:
-        out.append("")
-        out.extend(_card_value_lines(result, pos))
-    out.append("")
-    stats = f"Nodes: {result.nodes:,}   time: {result.seconds:.3f} s"
-    if tt_mb is not None:
-        stats += f"   transposition table: {tt_mb} MiB"
-    out.append(stats)
-    return out
-
-
 @click.command("solve")
 @click.argument("deal")
 @click.option("--game", "game_spec", type=GAME,
@@ -191,4 +109,4 @@ def command(deal: str, game_spec: tuple[Game, bool] | None, declarer: int | None
     if as_json:
         emit_json(result.to_json())
     else:
-        click.echo("\n".join(result_lines(result, pos, tt_mb=tt_mb)))
+        click.echo("\n".join(result_lines(result, tt_mb=tt_mb)))

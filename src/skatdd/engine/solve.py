@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import time
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from skatdd.core.cards import CARDS, Card, card_name, points_of
 from skatdd.core.errors import quote
 from skatdd.core.position import Position
+from skatdd.core.printable import Printable
 from skatdd.core.rules import WIN_POINTS, Game
 
 from . import _engine
@@ -81,8 +82,13 @@ class CardValue:
 
 
 @dataclass
-class SolveResult:
-    """What ``skatdd solve`` reports for one position (docs/cli.md)."""
+class SolveResult(Printable):
+    """What ``skatdd solve`` reports for one position (docs/cli.md).
+
+    ``position`` is a copy of the position solved (set by :meth:`Solver.solve`),
+    so that ``str(result)`` is ``skatdd solve``'s report; it is left out of
+    the JSON, the repr and comparisons.
+    """
 
     game: Game
     declarer: int
@@ -93,6 +99,7 @@ class SolveResult:
     cards: list[CardValue] | None = None
     nodes: int = 0
     seconds: float = 0.0
+    position: Position | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -337,5 +344,5 @@ class Solver:
         return SolveResult(
             game=pos.game, declarer=pos.declarer, to_move=pos.to_move, value=value,
             declarer_wins=wins, line=line, cards=cards, nodes=self.nodes,
-            seconds=time.perf_counter() - start,
+            seconds=time.perf_counter() - start, position=pos.copy(),
         )
