@@ -27,7 +27,7 @@ from skatdd.analysis.inference.bids import (
     win_chance,
 )
 from skatdd.analysis.inference.play import card_probability, play_likelihood
-from skatdd.analysis.worlds.draw import View, World, WorldSpace, hand_view
+from skatdd.analysis.worlds.space import View, World, WorldSpace, hand_view
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from skatdd.analysis.worlds.draw import SKAT, View, World, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import SKAT, View, World, WorldSpace, count_worlds, hand_view, view_of, world_at
 from skatdd.core.cards import cards_of, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, IllegalPlayError
 from skatdd.core.position import Position

@@ -29,7 +29,7 @@ How the worlds are drawn (bounded cost, no rejection loop):
    :data:`skatdd.analysis.inference.play.PLAY_CARDS` engine searches per world.
 
 With ``iid`` (an option; the ``pimc:N+bids`` player keeps the distinct pool) step 1 draws the pool's worlds
-independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
+independently (:meth:`skatdd.analysis.worlds.space.WorldSpace.draw`, cheaper
 than a distinct sample; a world drawn twice is one world, resampled as
 often as both), *n* at a time, and stops as soon as the bidding model's
 likelihoods (without the floor) are worth ``enough`` equal ones (their
@@ -52,7 +52,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from skatdd.analysis.worlds.draw import View, World, WorldSpace, choose_worlds, count_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import View, World, WorldSpace, count_worlds
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural, quote
 from skatdd.core.position import Position
