@@ -64,6 +64,7 @@ from skatdd.formats.spec import replay_cards
 
 from .bids import Auction, auction_weigher, bid_intervals
 from .play import PLAY_CARDS, TEMPERATURE, play_likelihood
+from .pool import auction_pool_weigher
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
            "effective_size", "input_auction", "parse_inference", "play_evidence", "rounded_ess", "weighing_json",
@@ -274,10 +275,11 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         for seat, card in view.played:
             played[seat] |= 1 << card
 
-        weigh = auction_weigher(auction, others)
+        weigh = auction_pool_weigher(auction, others)  # auction_weigher's floats, the whole pool at once in C
+        seen_played = (played[0], played[1], played[2])
 
-        def likelihoods(worlds: Sequence[World]) -> list[float]:
-            return [weigh((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2])) for w in worlds]
+        def likelihoods(worlds: list[World]) -> list[float]:
+            return weigh(worlds, seen_played)
 
         if iid:
             space = WorldSpace(view)

@@ -136,6 +136,7 @@ class WorldDraw:
         return self.count
 
     def __iter__(self) -> Iterator[World]:
+        # One at a time, each index drawn when its world is asked for (a caller may use rng in between).
         indices, self._indices = self._indices, None
         if indices is None:
             raise RuntimeError("a WorldDraw yields its worlds once")
@@ -147,10 +148,24 @@ class WorldDraw:
             yield space[index]
 
     def chunks(self, size: int) -> Iterator[list[World]]:
-        """The worlds in lists of *size* (the last one shorter)."""
-        worlds = iter(self)
-        while chunk := list(islice(worlds, size)):
-            yield chunk
+        """The worlds in lists of *size* (the last one shorter).
+
+        Drawn worlds are unranked a list at a time (:meth:`WorldSpace.worlds_at`,
+        the same worlds as one by one); the indices of a list are drawn from
+        *rng* before its worlds are unranked, as they always were.
+        """
+        indices, self._indices = self._indices, None
+        if indices is None:
+            raise RuntimeError("a WorldDraw yields its worlds once")
+        space = self.space
+        if isinstance(indices, range) and indices == range(len(space)):
+            worlds = iter(space)  # every world in index order: enumerated, several times cheaper than unranking each
+            while chunk := list(islice(worlds, size)):
+                yield chunk
+            return
+        remaining = iter(indices)
+        while batch := list(islice(remaining, size)):
+            yield space.worlds_at(batch)
 
 
 def choose_worlds(view: View, n: int, rng: random.Random) -> tuple[list[World], bool]:
@@ -162,4 +177,4 @@ def choose_worlds(view: View, n: int, rng: random.Random) -> tuple[list[World], 
     world in one list: a run streams them from :class:`WorldDraw` instead.
     """
     draw = WorldDraw(view, n, rng)
-    return list(draw), draw.exact
+    return [world for chunk in draw.chunks(max(draw.count, 1)) for world in chunk], draw.exact
