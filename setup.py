@@ -1,8 +1,9 @@
-"""Build the Cython extensions of skatdd from solver/; metadata lives in pyproject.toml.
+"""Build the Cython extensions of skatdd; metadata lives in pyproject.toml.
 
-Each extension is one ``.pyx`` in solver/ that ``include``s its parts, so the
-hot code compiles as one C unit.  Set ``SKATDD_EXTENSIONS=engine._engine`` (comma
-separated module names) to build only some of them during development.
+The engine's extensions are each one ``.pyx`` in solver/ that ``include``s its parts, so the
+hot code compiles as one C unit; two small kernels of the
+analysis live beside their Python in src/.  Set ``SKATDD_EXTENSIONS=engine._engine`` (comma separated
+module names) to build only some of them during development.
 """
 import os
 import platform
@@ -13,6 +14,9 @@ from setuptools import Extension, setup
 EXTENSIONS = {
     "engine._engine": "solver/_engine.pyx",
     "engine._nullouvert": "solver/_nullouvert.pyx",
+    # Small kernels of the analysis, beside the Python they speed up (the same answers, bit for bit).
+    "analysis.worlds._unrank": "src/skatdd/analysis/worlds/_unrank.pyx",
+    "analysis.inference._weigh": "src/skatdd/analysis/inference/_weigh.pyx",
 }
 
 
@@ -37,7 +41,9 @@ if all(arch in ("x86_64", "amd64") for arch in target_architectures()):
 
 selected = [name for name in os.environ.get("SKATDD_EXTENSIONS", "").split(",") if name]
 extensions = [
-    Extension(f"skatdd.{name}", sources=[source], extra_compile_args=compile_args)
+    # The analysis kernels must give Python's floats bit for bit: no fused multiply-add (arm64 would contract).
+    Extension(f"skatdd.{name}", sources=[source],
+              extra_compile_args=compile_args + (["-ffp-contract=off"] if name.startswith("analysis.") else []))
     for name, source in EXTENSIONS.items()
     if not selected or name in selected
 ]

@@ -10,10 +10,14 @@ prints the CPU time (user + sys) of the command and its workers, and the
 medians come last, with the load average.  Decisions (``--decisions``):
 generated deals played out by the first player named, every player asked
 for its card on the same states; CPU per decision (median, mean, total)
-and, for the adaptive players, the worlds each decision used.
+and, for the adaptive players, the worlds each decision used.  With
+``--before SRC`` the decisions run in fresh processes, before and after in
+turn ``--reps`` times, and each player's CPU is given against the first
+player's of the same run, in total and at the median decision.
 
     python benchmarks/bench_adaptive.py --match --worlds 30 --deals 40 --reps 3 --before /tmp/before/src
     python benchmarks/bench_adaptive.py --decisions 6 --worlds 10 pimc:10 pimc:10,full pimc:10+bids
+    python benchmarks/bench_adaptive.py --decisions 10 --reps 3 --before /tmp/before/src pimc:10 pimc:10+bids
 
 Not part of the test run; timings on a loaded machine measure the load, so
 compare CPU, not wall time.
@@ -25,6 +29,8 @@ import collections
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -66,19 +72,71 @@ def run_matches(args: argparse.Namespace) -> None:
         print(f"median {label:6} {statistics.median(values):7.1f} s CPU{ratio}")
 
 
-def run_decisions(args: argparse.Namespace) -> None:
+def decision_stats(names: list[str], deals: int, seed: int) -> dict[str, dict[str, float]]:
+    """Per player: decisions, median and mean ms, total s of CPU, and the worlds used (mean, median; 0 if none)."""
     from bench_advanced_players import time_decisions  # beside this script; imports skatdd
 
-    names = args.players or [f"pimc:{args.worlds}", f"pimc:{args.worlds},full"]
-    times, used = time_decisions(names, args.decisions, args.seed)
-    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}")
+    times, used = time_decisions(names, deals, seed)
+    stats = {}
     for name in names:
         ms = [t * 1000 for t in times[name]]
-        worlds = used[name]
-        shown = f", worlds used: mean {statistics.mean(worlds):.1f}, median {statistics.median(worlds):g}" \
-            if worlds else ""
-        print(f"{name:16} {len(ms)} decisions, median {statistics.median(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms,"
-              f" total {sum(ms) / 1000:.2f} s CPU{shown}")
+        worlds = used[name] or [0]
+        stats[name] = {"decisions": len(ms), "median": statistics.median(ms), "mean": statistics.mean(ms),
+                       "total": sum(ms) / 1000, "worlds_mean": statistics.mean(worlds),
+                       "worlds_median": statistics.median(worlds)}
+    return stats
+
+
+def run_decisions(args: argparse.Namespace) -> None:
+    names = args.players or [f"pimc:{args.worlds}", f"pimc:{args.worlds},full"]
+    if args.before:
+        run_decisions_ab(args, names)
+        return
+    stats = decision_stats(names, args.decisions, args.seed)
+    if args.json:
+        print(json.dumps(stats))
+        return
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}")
+    for name in names:
+        s = stats[name]
+        shown = f", worlds used: mean {s['worlds_mean']:.1f}, median {s['worlds_median']:g}" \
+            if s["worlds_mean"] else ""
+        print(f"{name:16} {s['decisions']:g} decisions, median {s['median']:.1f} ms, mean {s['mean']:.1f} ms,"
+              f" total {s['total']:.2f} s CPU{shown}")
+
+
+def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
+    """``--decisions`` with ``--before``: the code before and after in turn, ``--reps`` fresh processes each.
+
+    Each side's every player against the first named, per run: the ratio of the
+    total CPU and of the median decision; the medians of the runs come last.
+    """
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}, "
+          f"{args.reps} runs each, interleaved", flush=True)
+    ratios: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)
+    for rep in range(args.reps):
+        for label, src in (("before", args.before), ("after", args.after)):
+            env = dict(os.environ)
+            if src:
+                env["PYTHONPATH"] = src
+            command = [sys.executable, str(Path(__file__).resolve()), "--decisions", str(args.decisions), "--seed",
+                       str(args.seed), "--json", *names]
+            run = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+            stats = json.loads(run.stdout.strip().splitlines()[-1])
+            base = stats[names[0]]
+            shown = []
+            for name in names:
+                s = stats[name]
+                ratio = (s["total"] / base["total"], s["median"] / base["median"])
+                ratios[label, name].append(ratio)
+                shown.append(f"{name} {s['median']:.2f} ms median, {s['total']:.2f} s total ({ratio[0]:.2f}x, "
+                             f"{ratio[1]:.2f}x)")
+            print(f"  rep {rep + 1} {label:6} " + "; ".join(shown) + f", load {os.getloadavg()[0]:.2f}", flush=True)
+    for (label, name), values in ratios.items():
+        totals, medians = [v[0] for v in values], [v[1] for v in values]
+        print(f"median {label:6} {name:16} {statistics.median(totals):.2f}x {names[0]} in total "
+              f"({min(totals):.2f}-{max(totals):.2f}), {statistics.median(medians):.2f}x at the median "
+              f"({min(medians):.2f}-{max(medians):.2f})")
 
 
 def main() -> None:
@@ -92,7 +150,9 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--before", help="src folder of the code before (PYTHONPATH for the 'before' runs)")
+    parser.add_argument("--before", help="src folder of the code before (PYTHONPATH for the 'before' runs; with "
+                        "--decisions: the two codes in turn, --reps runs each, ratios to the first player)")
+    parser.add_argument("--json", action="store_true", help="--decisions: one JSON line of the figures")
     parser.add_argument("--after", help="src folder of the code after (default: the installed skatdd)")
     args = parser.parse_args()
     if args.match:

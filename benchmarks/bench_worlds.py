@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_advise import GAMES, LATE_CARDS, late_position, world_by_world
 from skatdd.analysis.advise.api import WinRule, mover_view
-from skatdd.analysis.worlds.draw import World, choose_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import World
 from skatdd.core.position import Position
 from skatdd.engine.solve import Solver
 from skatdd.formats.iss import IssGame

@@ -25,7 +25,7 @@ from skatdd.analysis.best.results import GAME_ORDER
 from skatdd.analysis.bid.tasks import band_scores, draw_skats
 from skatdd.analysis.odds.discard_ranking import discard_classes_of, discard_probes, rank_probes, settle_band
 from skatdd.analysis.odds.draw import draw_worlds
-from skatdd.analysis.worlds.draw import hand_view
+from skatdd.analysis.worlds.space import hand_view
 from skatdd.core.position import Position
 from skatdd.core.scoring import MIN_BID, matadors
 from skatdd.engine.solve import Solver

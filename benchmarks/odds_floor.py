@@ -29,7 +29,8 @@ import time
 from bench_odds import bench_hands
 from skatdd.analysis.best.bands import Probe
 from skatdd.analysis.odds.discard_ranking import settle
-from skatdd.analysis.worlds.draw import choose_worlds, hand_view
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import hand_view
 from skatdd.core.cards import format_mask
 from skatdd.core.position import Position
 from skatdd.core.rules import Game

@@ -28,7 +28,7 @@ from skatdd.analysis.advise.adaptive import (
     world_bands,
 )
 from skatdd.analysis.best.bands import band_of
-from skatdd.analysis.worlds.draw import WorldSpace
+from skatdd.analysis.worlds.space import WorldSpace
 from skatdd.analysis.worlds.values import world_position
 from skatdd.core.errors import SkatddError
 from skatdd.core.rules import ALL_GAMES, SUIT_GAMES, Game

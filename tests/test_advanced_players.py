@@ -7,7 +7,7 @@ import pytest
 
 import skatdd
 from skatdd.analysis.honest.api import honest_card_values
-from skatdd.analysis.worlds.draw import WorldSpace
+from skatdd.analysis.worlds.space import WorldSpace
 from skatdd.core.errors import SkatddError
 from skatdd.core.rules import ALL_GAMES
 from skatdd.core.scoring import Declaration

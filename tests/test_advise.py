@@ -26,7 +26,7 @@ import pytest
 
 from skatdd.analysis.advise.api import WinRule, advise, best_cards, judge_analysis, mover_view
 from skatdd.analysis.analyse.api import analyse_iss
-from skatdd.analysis.worlds.draw import SKAT, WorldSpace
+from skatdd.analysis.worlds.space import SKAT, WorldSpace
 from skatdd.core.position import Position
 from skatdd.core.rules import ALL_GAMES, Game
 from skatdd.core.scoring import Declaration
@@ -63,7 +63,7 @@ def declaration_for(game: Game, variant: int) -> Declaration:
 
 
 def independent_worlds(pos: Position, declaration: Declaration) -> set[tuple[int, int, int, int]]:
-    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.analysis.worlds.draw)."""
+    """Every split of what the mover cannot see that keeps the play legal (no use of skatdd.analysis.worlds)."""
     seat = pos.to_move
     seen = {seat}
     if seat == pos.declarer and not declaration.hand:

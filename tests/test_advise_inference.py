@@ -26,7 +26,8 @@ from honest_brute import brute_honest
 from skatdd.analysis.advise.api import WinRule, advise, mover_view, world_position
 from skatdd.analysis.inference.api import Evidence, bid_weighted_worlds
 from skatdd.analysis.inference.bids import auction_likelihood
-from skatdd.analysis.worlds.draw import WorldSpace, choose_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import WorldSpace
 from skatdd.analysis.worlds.values import card_results, card_results_many
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.position import Position

@@ -16,7 +16,8 @@ from typing import Literal
 import pytest
 
 from skatdd.analysis.advise.api import mover_view, world_position
-from skatdd.analysis.worlds.draw import World, choose_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import World
 from skatdd.core.cards import parse_cards, points_of
 from skatdd.core.position import Position
 from skatdd.engine.reference import reference_card_values

@@ -9,7 +9,8 @@ import pytest
 from honest_brute import brute_honest, brute_pimc, pareto_honest
 from skatdd.analysis.advise.api import WinRule, mover_view, world_position
 from skatdd.analysis.honest.api import HonestBudgetExceeded, honest_card_values
-from skatdd.analysis.worlds.draw import World, WorldSpace, choose_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import World, WorldSpace
 from skatdd.core.cards import CARD_POINTS
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

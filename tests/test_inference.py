@@ -19,20 +19,24 @@ from skatdd.analysis.inference.api import (
     world_positions,
 )
 from skatdd.analysis.inference.bids import (
+    FLOOR,
     Auction,
     auction_likelihood,
+    auction_weigher,
     bid_intervals,
+    game_value,
     limit_at_least,
     seat_likelihood,
     win_chance,
 )
 from skatdd.analysis.inference.play import card_probability, play_likelihood
-from skatdd.analysis.worlds.draw import View, World, WorldSpace, hand_view
+from skatdd.analysis.inference.pool import _POOL_TABLES, auction_pool_weigher
+from skatdd.analysis.worlds.space import View, World, WorldSpace, hand_view
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position
-from skatdd.core.rules import JACKS, Game
-from skatdd.core.scoring import Declaration
+from skatdd.core.rules import ALL_GAMES, JACKS, Game
+from skatdd.core.scoring import Declaration, trump_order
 from skatdd.engine.solve import Solver
 from skatdd.tools.generate import realistic_deal
 
@@ -320,7 +324,6 @@ def test_iid_pool_grows_until_its_weights_are_worth_enough() -> None:
 @pytest.mark.parametrize("hand_game", [False, True])
 @pytest.mark.parametrize("game", [Game.GRAND, Game.HEARTS, Game.NULL])
 def test_auction_weigher_is_auction_likelihood(game: Game, hand_game: bool) -> None:
-    from skatdd.analysis.inference.bids import auction_weigher
     rng = random.Random(int(game) * 2 + hand_game)
     for bids, declarer in (([(1, "18"), (0, "y"), (1, "20"), (0, "y"), (1, "p"), (2, "p")], 0),
                            ([(1, "p"), (2, "23"), (0, "p")], 2), ([(1, "18"), (0, "p"), (2, "p")], 1)):
@@ -331,3 +334,81 @@ def test_auction_weigher_is_auction_likelihood(game: Game, hand_game: bool) -> N
                 cards = rng.sample(range(32), 30)
                 hands = (mask_of(cards[:10]), mask_of(cards[10:20]), mask_of(cards[20:]))
                 assert weigh(hands) == auction_likelihood(auction, hands, seats)
+
+
+@pytest.mark.parametrize("hand_game", [False, True])
+@pytest.mark.parametrize("game", list(ALL_GAMES))
+@pytest.mark.parametrize("floor", [FLOOR, 0.0])
+def test_auction_pool_weigher_gives_auction_weighers_floats(game: Game, hand_game: bool, floor: float) -> None:
+    # The C kernel against the Python weigher, bit for bit, with what each seat played added to its hand.
+    rng = random.Random(int(game) * 4 + hand_game * 2 + (floor > 0))
+    for bids, declarer in (([(1, "18"), (0, "y"), (1, "20"), (0, "y"), (1, "p"), (2, "p")], 0),
+                           ([(1, "p"), (2, "23"), (0, "p")], 2), ([(1, "18"), (0, "p"), (2, "p")], 1),
+                           ([(1, "18"), (0, "y"), (1, "60"), (0, "p"), (2, "p")], 1), ([], 0)):
+        auction = Auction.of(bids, declarer, game, hand_game)
+        for seats in ([0, 1, 2], [1, 2], [0, 2], [0, 1]):
+            weigh = auction_weigher(auction, seats, floor=floor)
+            pool = auction_pool_weigher(auction, seats, floor=floor)
+            worlds = []
+            for _ in range(40):
+                cards = rng.sample(range(32), 32)
+                worlds.append(World((mask_of(cards[:10]), mask_of(cards[10:20]), mask_of(cards[20:30])),
+                                    mask_of(cards[30:])))
+            assert pool(worlds, (0, 0, 0)) == [weigh(w.hands) for w in worlds]
+            played = (mask_of([0, 9]), 0, mask_of([31]))
+            kept = [World((w.hands[0] & ~played[0], w.hands[1], w.hands[2] & ~played[2]), w.skat) for w in worlds]
+            assert pool(kept, played) == [weigh((w.hands[0] | played[0], w.hands[1], w.hands[2] | played[2]))
+                                          for w in kept]
+
+
+def test_auction_pool_weigher_counts_the_matadors_as_game_value() -> None:
+    # Every holding of trumps a ten-card hand can have, for each suit game and grand: the C kernel's value
+    # must be game_value's, or some threshold would fall on the other side.
+    for game in ALL_GAMES:
+        if game.is_null:
+            continue
+        order = trump_order(game)
+        fill = [c for c in range(32) if c not in order]
+        for bits in range(1 << len(order)):
+            held = [card for i, card in enumerate(order) if bits >> i & 1]
+            if len(held) > 10:
+                continue
+            hand = mask_of(held + fill[:10 - len(held)])
+            for hand_game in (False, True):
+                assert _POOL_TABLES.game_value(hand, ALL_GAMES.index(game), hand_game) == \
+                    game_value(hand, game, hand_game=hand_game)
+    null = ALL_GAMES.index(Game.NULL)
+    assert _POOL_TABLES.game_value(0xFF, null, False) == game_value(0xFF, Game.NULL)
+    assert _POOL_TABLES.game_value(0xFF, null, True) == game_value(0xFF, Game.NULL, hand_game=True)
+
+
+def test_bid_weighted_pool_is_the_one_worlds_unranked_and_weighed_one_by_one() -> None:
+    # The pool unranked and weighed in C gives what the Python path gave (rng.sample's indices unranked one by
+    # one, auction_weigher per world, the same resampling): the same worlds, weights and pool ESS, on 200 views.
+    rng = random.Random(41)
+    resampled = 0
+    for i in range(200):
+        pos, _ = realistic_deal(rng)
+        for _ in range(rng.randrange(0, 27)):
+            pos.play(rng.choice(pos.legal_moves()))
+        decl = Declaration(pos.game, hand=i % 7 == 0)
+        bids = {0: [(1, "18"), (0, "y"), (1, "p"), (2, "p")], 1: [(1, "18"), (0, "p"), (2, "p")],
+                2: [(1, "p"), (2, "18"), (0, "p")]}[pos.declarer]
+        view = mover_view(pos, decl)
+        evidence = Evidence.of(pos, decl, bids)
+        seed = rng.randrange(1 << 30)
+        got = bid_weighted_worlds(view, evidence, 10, random.Random(seed))
+        draw, space = random.Random(seed), WorldSpace(view)
+        exact = len(space) <= 80
+        pool = list(space) if exact else [space[j] for j in draw.sample(range(len(space)), 80)]
+        weigh = auction_weigher(evidence.auction, [s for s in range(3) if s != view.seat])
+        weights = [weigh(world.start_hands(view)) for world in pool]
+        assert got.pool == len(pool) and got.pool_ess == effective_size(weights)
+        if exact and len(pool) <= 10:
+            assert got.worlds == pool and got.weights == weights
+            continue
+        resampled += 1
+        counts = _systematic(weights, 10, draw)
+        assert got.worlds == [w for w, k in zip(pool, counts, strict=True) if k]
+        assert got.weights == [float(k) for k in counts if k]
+    assert resampled > 150

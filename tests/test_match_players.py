@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.worlds.draw import SKAT
+from skatdd.analysis.worlds.space import SKAT
 from skatdd.core.cards import CARD_POINTS, mask_of, parse_card, parse_cards
 from skatdd.core.errors import SkatddError
 from skatdd.core.position import Position

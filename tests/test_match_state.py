@@ -22,7 +22,8 @@ from collections.abc import Iterator
 import pytest
 
 from skatdd.analysis.advise.api import mover_view
-from skatdd.analysis.worlds.draw import SKAT, View, choose_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import SKAT, View
 from skatdd.core.cards import ALL_CARDS, CardSet, Mask, mask_of
 from skatdd.core.position import Position
 from skatdd.core.rules import Game

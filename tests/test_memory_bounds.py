@@ -23,18 +23,8 @@ import pytest
 
 from skatdd.analysis.advise.api import advise
 from skatdd.analysis.odds.api import MAX_KNOWN_SKAT_WORLDS, WorldConditionError, draw_worlds, odds
-from skatdd.analysis.worlds.draw import (
-    MAX_WORLDS,
-    View,
-    World,
-    WorldCountError,
-    WorldDraw,
-    WorldSpace,
-    choose_worlds,
-    hand_view,
-    sample_indices,
-    view_of,
-)
+from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError, WorldDraw, choose_worlds, sample_indices
+from skatdd.analysis.worlds.space import View, World, WorldSpace, hand_view, view_of
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

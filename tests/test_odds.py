@@ -11,7 +11,8 @@ import pytest
 
 from skatdd.analysis.best.discards import discard_classes, discard_order_key
 from skatdd.analysis.odds.api import WorldConditionError, draw_worlds, odds, wilson_interval
-from skatdd.analysis.worlds.draw import SKAT, View, WorldSpace, choose_worlds, hand_view
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import SKAT, View, WorldSpace, hand_view
 from skatdd.core.cards import ALL_CARDS, cards_of, display_sorted, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DuplicateCardError, SkatddError
 from skatdd.core.position import Position

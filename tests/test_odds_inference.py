@@ -23,7 +23,8 @@ from skatdd.analysis.odds.input import parse_auction
 from skatdd.analysis.odds.pickup import undominated
 from skatdd.analysis.odds.results import world_outcome
 from skatdd.analysis.odds.tasks import OddsJob, solve_world
-from skatdd.analysis.worlds.draw import choose_worlds, hand_view
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import hand_view
 from skatdd.core.cards import parse_cards
 from skatdd.core.errors import DealFormatError
 from skatdd.core.position import Position

@@ -61,7 +61,7 @@ def test_one_worker_is_one_worker() -> None:
 def test_one_weight_and_one_world_in_an_honest_search() -> None:
     from skatdd.analysis.advise.api import mover_view
     from skatdd.analysis.honest.api import honest_card_values
-    from skatdd.analysis.worlds.draw import WorldSpace
+    from skatdd.analysis.worlds.space import WorldSpace
     from skatdd.core.scoring import Declaration
 
     hands = [mask_of(parse_cards(h)) for h in ("CJ SJ", "HJ DJ", "CA CT")]

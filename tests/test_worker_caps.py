@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from skatdd.analysis.worlds.draw import choose_worlds, hand_view
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import hand_view
 from skatdd.cli import main
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.core.errors import SkatddError

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from skatdd.analysis.worlds.draw import SKAT, View, World, WorldSpace, choose_worlds, count_worlds, hand_view, view_of, world_at
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import SKAT, View, World, WorldSpace, count_worlds, hand_view, view_of, world_at
 from skatdd.core.cards import cards_of, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, IllegalPlayError
 from skatdd.core.position import Position
@@ -219,3 +220,44 @@ def test_bad_views_are_refused():
         hand_view(0, mask_of(parse_cards("CJ SJ")))
     with pytest.raises(DealFormatError):
         choose_worlds(hand_view(0, mask_of(parse_cards("CJ SJ HJ DJ CA CT CK CQ C9 C8"))), 0, random.Random(1))
+
+
+def test_worlds_at_unranks_as_getitem_on_mid_game_views():
+    # The C kernel (WorldSpace.worlds_at) against the Python unranking, on 300 views with voids, known
+    # skats and every game, at random indices, the ends, and repeated indices in any order.
+    rng = random.Random(33)
+    checked = 0
+    for i in range(300):
+        game = ALL_GAMES[i % len(ALL_GAMES)]
+        pos = random_game_position(rng, game, rng.randrange(0, 28))
+        view = view_of(pos, knows_skat=rng.random() < 0.3)
+        space = WorldSpace(view)
+        indices = [rng.randrange(len(space)) for _ in range(40)] + [0, len(space) - 1, 0]
+        assert space.worlds_at(indices) == [space[index] for index in indices]
+        checked += len(indices)
+    assert checked == 300 * 43
+
+
+def test_worlds_at_gives_every_world_of_a_small_space_in_order():
+    rng = random.Random(2)
+    pos = random_game_position(rng, Game.HEARTS, 21)
+    space = WorldSpace(view_of(pos))
+    assert 10 < len(space) < 5000
+    assert space.worlds_at(range(len(space))) == list(space)
+    assert space.worlds_at([]) == []
+    with pytest.raises(IndexError):
+        space.worlds_at([len(space)])
+    with pytest.raises(IndexError):
+        space.worlds_at([-1])
+
+
+def test_choose_worlds_draws_the_indices_sample_draws():
+    # choose_worlds unranks its sample together: the worlds at rng.sample's indices, in its order.
+    rng = random.Random(8)
+    for _ in range(20):
+        view = view_of(random_game_position(rng, Game.GRAND, rng.randrange(0, 12)))
+        space = WorldSpace(view)
+        seed = rng.randrange(1 << 30)
+        worlds, exact = choose_worlds(view, 80, random.Random(seed))
+        assert not exact
+        assert worlds == [space[i] for i in random.Random(seed).sample(range(len(space)), 80)]

@@ -37,7 +37,7 @@ from skatdd.analysis.advise.adaptive import decide_weighted
 from skatdd.analysis.advise.api import WinRule, card_results, world_position
 from skatdd.analysis.honest.api import DEFAULT_TRICKS, HonestBudgetExceeded, honest_card_values
 from skatdd.analysis.inference.api import INFERENCES, Evidence, weighted_worlds
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.core.cards import Card
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.position import Position

@@ -57,7 +57,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from skatdd.analysis.advise.adaptive import decide
 from skatdd.analysis.advise.api import WinRule, card_results
-from skatdd.analysis.worlds.draw import WorldSpace
+from skatdd.analysis.worlds.space import WorldSpace
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
 from skatdd.core.seeds import generator

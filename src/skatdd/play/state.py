@@ -12,7 +12,7 @@ holds exactly what that seat can know at the table, and nothing else:
 * the skat only for a declarer who picked it up: the two cards he put away
   (his discard); in an ouvert game, for a defender, the declarer's cards;
 * :attr:`PlayerState.view`: the same knowledge as a
-  :class:`skatdd.analysis.worlds.draw.View` (with the voids the play revealed), to count
+  :class:`skatdd.analysis.worlds.space.View` (with the voids the play revealed), to count
   and draw the worlds the seat cannot tell apart; :meth:`PlayerState.position`
   turns such a world into a :class:`~skatdd.core.position.Position` the solvers take.
 
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skatdd.analysis.advise.api import mover_view
-from skatdd.analysis.worlds.draw import View, World
+from skatdd.analysis.worlds.space import View, World
 from skatdd.core.cards import Card, CardSet, card_name, display_sorted, format_mask
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
@@ -82,7 +82,7 @@ class PlayerState:
             ``None`` for everyone else (a defender, a hand game).
         open_hand: in an ouvert game, for a defender, the declarer's cards
             now; ``None`` otherwise.
-        view: the same knowledge as a :class:`skatdd.analysis.worlds.draw.View`, the
+        view: the same knowledge as a :class:`skatdd.analysis.worlds.space.View`, the
             voids included, for :func:`skatdd.analysis.worlds.draw.choose_worlds`.
     """
 

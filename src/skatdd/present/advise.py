@@ -11,7 +11,7 @@ import statistics
 
 from skatdd.analysis.advise.results import Advice, SingleDummyGame
 from skatdd.analysis.analyse.results import CardAnalysis, GameAnalysis
-from skatdd.analysis.worlds.draw import SKAT
+from skatdd.analysis.worlds.space import SKAT
 from skatdd.core.cards import card_symbol
 from skatdd.core.errors import plural
 from skatdd.core.position import Position

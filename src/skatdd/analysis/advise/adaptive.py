@@ -48,7 +48,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
-from skatdd.analysis.worlds.draw import View, World, WorldSpace, sample_indices
+from skatdd.analysis.worlds.draw import sample_indices
+from skatdd.analysis.worlds.space import View, World, WorldSpace
 from skatdd.analysis.worlds.values import WinRule, card_results_many, world_position
 from skatdd.core.cards import CARDS, Card
 from skatdd.core.position import Position

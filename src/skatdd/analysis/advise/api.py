@@ -6,7 +6,7 @@ cards, every card played and by whom with the voids that shows (jacks are
 trumps in suit and grand), the skat or discard only when he is a declarer who
 picked it up (in a hand game nobody knows it), and in an ouvert game the
 declarer's open hand.  By default every *world* consistent with the view
-counts the same (:mod:`skatdd.analysis.worlds.draw`): no inference from the bidding
+counts the same (:mod:`skatdd.analysis.worlds.space`): no inference from the bidding
 or from how the cards were chosen, only from what the rules force.  With
 *inference* (``"bids"``, ``"play"``, ``"all"``) the worlds are drawn and
 weighed by what the bidding and the play showed
@@ -68,7 +68,8 @@ from typing import TYPE_CHECKING
 
 from skatdd.analysis.honest.api import DEFAULT_BUDGET, HonestBudgetExceeded, honest_card_values
 from skatdd.analysis.inference.api import Evidence, PlayEvidence, bid_weighted_worlds, parse_inference, play_evidence
-from skatdd.analysis.worlds.draw import View, World, WorldDraw, check_world_count, count_worlds, view_of
+from skatdd.analysis.worlds.draw import WorldDraw, check_world_count
+from skatdd.analysis.worlds.space import View, World, count_worlds, view_of
 from skatdd.analysis.worlds.values import CardResults, WinRule, card_results, world_position
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural

@@ -17,7 +17,7 @@ from typing import Any
 
 from skatdd.analysis.honest.results import HonestResult
 from skatdd.analysis.inference.api import rounded_ess, weighing_json
-from skatdd.analysis.worlds.draw import View
+from skatdd.analysis.worlds.space import View
 from skatdd.analysis.worlds.values import CardResults
 from skatdd.core.cards import Card, card_name, display_sorted
 from skatdd.core.position import Position

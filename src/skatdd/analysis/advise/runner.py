@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from skatdd.analysis.inference.api import PlayEvidence
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.analysis.worlds.values import CardResults, WinRule, card_results_many
 from skatdd.core.position import Position
 from skatdd.core.rules import Game

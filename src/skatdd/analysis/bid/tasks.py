@@ -34,7 +34,7 @@ from skatdd.analysis.odds.discard_ranking import (
 )
 from skatdd.analysis.odds.draw import draw_worlds
 from skatdd.analysis.odds.tasks import world_from_json
-from skatdd.analysis.worlds.draw import World, hand_view
+from skatdd.analysis.worlds.space import World, hand_view
 from skatdd.core.cards import Mask, cards_of, display_sorted
 from skatdd.core.position import Position
 from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game

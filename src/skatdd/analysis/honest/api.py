@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.analysis.worlds.values import WinRule, card_results, world_position
 from skatdd.core.cards import CARD_POINTS, CARDS, Card, display_sorted
 from skatdd.core.errors import DealFormatError, plural

@@ -29,7 +29,7 @@ How the worlds are drawn (bounded cost, no rejection loop):
    :data:`skatdd.analysis.inference.play.PLAY_CARDS` engine searches per world.
 
 With ``iid`` (an option; the ``pimc:N+bids`` player keeps the distinct pool) step 1 draws the pool's worlds
-independently (:meth:`skatdd.analysis.worlds.draw.WorldSpace.draw`, cheaper
+independently (:meth:`skatdd.analysis.worlds.space.WorldSpace.draw`, cheaper
 than a distinct sample; a world drawn twice is one world, resampled as
 often as both), *n* at a time, and stops as soon as the bidding model's
 likelihoods (without the floor) are worth ``enough`` equal ones (their
@@ -52,7 +52,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from skatdd.analysis.worlds.draw import View, World, WorldSpace, choose_worlds, count_worlds
+from skatdd.analysis.worlds.draw import choose_worlds
+from skatdd.analysis.worlds.space import View, World, WorldSpace, count_worlds
 from skatdd.core.cards import Card
 from skatdd.core.errors import DealFormatError, plural, quote
 from skatdd.core.position import Position
@@ -63,6 +64,7 @@ from skatdd.formats.spec import replay_cards
 
 from .bids import Auction, auction_weigher, bid_intervals
 from .play import PLAY_CARDS, TEMPERATURE, play_likelihood
+from .pool import auction_pool_weigher
 
 __all__ = ["INFERENCES", "POOL_FACTOR", "Evidence", "PlayEvidence", "WeightedWorlds", "bid_weighted_worlds",
            "effective_size", "input_auction", "parse_inference", "play_evidence", "rounded_ess", "weighing_json",
@@ -273,10 +275,11 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         for seat, card in view.played:
             played[seat] |= 1 << card
 
-        weigh = auction_weigher(auction, others)
+        weigh = auction_pool_weigher(auction, others)  # auction_weigher's floats, the whole pool at once in C
+        seen_played = (played[0], played[1], played[2])
 
-        def likelihoods(worlds: Sequence[World]) -> list[float]:
-            return [weigh((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2])) for w in worlds]
+        def likelihoods(worlds: list[World]) -> list[float]:
+            return weigh(worlds, seen_played)
 
         if iid:
             space = WorldSpace(view)

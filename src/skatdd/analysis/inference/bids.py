@@ -459,6 +459,17 @@ def auction_likelihood(auction: Auction, hands: Sequence[Mask], seats: Sequence[
     return weight
 
 
+def _weigher_specs(auction: Auction, seats: Sequence[int]) -> list[tuple[int, bool, int, int | None, int]]:
+    """Per seat of *seats* that bid: ``(seat, forehand, lo, hi, declared contract's index or -1)``."""
+    specs = []
+    for seat in seats:
+        if seat in auction.intervals:
+            lo, hi = auction.intervals[seat]
+            declared = ALL_GAMES.index(auction.game) if seat == auction.declarer else -1
+            specs.append((seat, seat == 0, lo, hi, declared))
+    return specs
+
+
 def auction_weigher(auction: Auction, seats: Sequence[int], *, floor: float = FLOOR) -> Callable[[Sequence[Mask]], float]:
     """``hands -> auction_likelihood(auction, hands, seats)``, the auction read once for many worlds.
 
@@ -468,12 +479,7 @@ def auction_weigher(auction: Auction, seats: Sequence[int], *, floor: float = FL
     unmixed (how well a world explains the auction, the floor's weight for
     the impossible aside).
     """
-    specs = []
-    for seat in seats:
-        if seat in auction.intervals:
-            lo, hi = auction.intervals[seat]
-            declared = ALL_GAMES.index(auction.game) if seat == auction.declarer else -1
-            specs.append((seat, seat == 0, lo, hi, declared))
+    specs = _weigher_specs(auction, seats)
     game, hand_game = auction.game, auction.hand_game
 
     def weigh(hands: Sequence[Mask]) -> float:
@@ -489,3 +495,4 @@ def auction_weigher(auction: Auction, seats: Sequence[int], *, floor: float = FL
         return weight
 
     return weigh
+

@@ -9,7 +9,8 @@ count.
 
 The worlds
 ----------
-They come from :mod:`skatdd.analysis.worlds.draw`: every world consistent with what the
+They come from :mod:`skatdd.analysis.worlds.draw`
+(:mod:`skatdd.analysis.worlds.space` counts them): every world consistent with what the
 seat knows counts the same; all of them are taken when there are at most
 *worlds* (the figures are then exact), else *worlds* different ones drawn
 from one generator of *seed* (:func:`skatdd.core.seeds.generator`) in the calling
@@ -123,7 +124,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from skatdd.analysis.inference.api import parse_inference
-from skatdd.analysis.worlds.draw import SKAT, View, World
+from skatdd.analysis.worlds.space import SKAT, View, World
 from skatdd.core.cards import Card, Mask
 from skatdd.core.errors import DealFormatError, ScoringError
 from skatdd.core.rules import Game
@@ -195,8 +196,8 @@ def odds(
 
     Args:
         cards: the seat's ten dealt cards (a card string, card ints or a
-            mask), or a :class:`~skatdd.analysis.worlds.draw.View` from
-            :func:`~skatdd.analysis.worlds.draw.hand_view` (then *seat* and *skat* come from it).
+            mask), or a :class:`~skatdd.analysis.worlds.space.View` from
+            :func:`~skatdd.analysis.worlds.space.hand_view` (then *seat* and *skat* come from it).
         seat: the seat holding them (0/1/2, F/M/R...); forehand leads.
         skat: the two skat cards when the seat has picked them up.
         games: contracts to compute (``Game`` values, names such as

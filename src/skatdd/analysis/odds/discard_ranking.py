@@ -22,7 +22,7 @@ from typing import Any
 from skatdd.analysis.best.bands import ALL_TRICKS, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON, Bands, Probe
 from skatdd.analysis.best.discard_heuristic import discard_heuristic
 from skatdd.analysis.best.discards import DiscardClass, discard_classes
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.core.cards import ALL_CARDS, Mask, points_of
 from skatdd.core.equivalence import group_orders
 from skatdd.core.position import Position

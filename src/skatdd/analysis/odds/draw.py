@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skatdd.analysis.inference.api import Evidence, weighted_worlds
-from skatdd.analysis.worlds.draw import MAX_WORLDS, View, World, WorldDraw, WorldSpace, check_world_count, sample_indices
+from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldDraw, check_world_count, sample_indices
+from skatdd.analysis.worlds.space import View, World, WorldSpace
 from skatdd.core.errors import DealFormatError, SkatddError
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration

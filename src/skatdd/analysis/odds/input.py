@@ -2,7 +2,7 @@
 
 :func:`read_view` accepts the seat's ten cards (a card string, card ints or a
 mask) with its seat and the skat it picked up, or a ready
-:class:`~skatdd.analysis.worlds.draw.View` before the first card; :func:`contracts`
+:class:`~skatdd.analysis.worlds.space.View` before the first card; :func:`contracts`
 reads ``games=`` (``Game`` values, names such as ``'clubs'`` or
 ``'null-ouvert'``, ``(game, ouvert)`` pairs); :func:`parse_auction` the
 auction so far (``odds --bids``).  Bad input raises
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from skatdd.analysis.best.results import GAME_ORDER
 from skatdd.analysis.inference.bids import bid_intervals
-from skatdd.analysis.worlds.draw import SKAT, View, hand_view
+from skatdd.analysis.worlds.space import SKAT, View, hand_view
 from skatdd.core.cards import ALL_CARDS, Card, Mask, card_name, cards_of, display_sorted, mask_of, parse_cards
 from skatdd.core.errors import CardCountError, DealFormatError, DuplicateCardError, InvalidSeatError, plural, quote
 from skatdd.core.rules import Game, parse_game, parse_seat

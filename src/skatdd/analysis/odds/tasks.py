@@ -46,7 +46,7 @@ from typing import Any
 
 from skatdd.analysis.best.api import SeatSearch
 from skatdd.analysis.best.bands import Bands, Probe
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.core.cards import Mask
 from skatdd.core.rules import Game, trump_mask
 from skatdd.core.scoring import matadors

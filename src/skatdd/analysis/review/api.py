@@ -61,7 +61,7 @@ from skatdd.analysis.odds.discard_ranking import settle_band
 from skatdd.analysis.odds.draw import bid_weighted_draw, world_draw
 from skatdd.analysis.odds.input import read_view
 from skatdd.analysis.odds.results import world_outcome
-from skatdd.analysis.worlds.draw import World
+from skatdd.analysis.worlds.space import World
 from skatdd.core.cards import Card, Mask, cards_of, display_sorted, mask_of
 from skatdd.core.declaration import Declaration
 from skatdd.core.position import Position

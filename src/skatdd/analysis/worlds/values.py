@@ -20,7 +20,7 @@ from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS
 from skatdd.core.scoring import Declaration
 from skatdd.engine.solve import Solver, solver_or_default
 
-from .draw import World
+from .space import World
 
 __all__ = ["CardResults", "WinRule", "card_results", "card_results_each", "card_results_many", "world_position"]
 
