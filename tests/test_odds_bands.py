@@ -207,6 +207,28 @@ def test_rank_probes_finds_the_best_classes_of_a_brute_force() -> None:
     assert solver.exact_values == 0
 
 
+def test_rank_probes_keeping_one_leaves_a_later_class_that_can_only_tie_unsettled() -> None:
+    """With ``keep=1`` a class whose highest possible total has fallen to an earlier class's exact total can
+    at best tie, and ties go to tie order: it is not asked further (``bid``'s rankings).  With ``keep=3`` the
+    order among the kept needs it settled, as before."""
+    solver = _Outcomes()
+    score = [-96, -72, -48, 24, 36, 48]
+    for keep, settled in ((1, False), (3, True)):
+        probes = []
+        for _ in range(2):                  # two classes with the same result, WON by 70 points, in every world
+            row = []
+            for _ in range(5):
+                pos = _Pos(0b11)
+                solver.truth[id(pos)] = (70, False, False)
+                row.append(Probe(solver, pos))  # type: ignore[arg-type]
+            probes.append(row)
+        order, ranges = rank_probes(probes, score, [0, 0], keep)
+        assert order == [0, 1][:keep]
+        assert all(score[lo] == score[hi] for lo, hi in ranges[0])
+        assert all(score[lo] == score[hi] for lo, hi in ranges[1]) is settled
+        assert all(score[hi] == 24 for _, hi in ranges[1])     # brought down to the tie, no further
+
+
 # ---------------------------------------------------------------------------
 # The command line and the API
 
