@@ -229,6 +229,35 @@ def test_rank_probes_keeping_one_leaves_a_later_class_that_can_only_tie_unsettle
         assert all(score[hi] == 24 for _, hi in ranges[1])     # brought down to the tie, no further
 
 
+def test_rank_probes_keeping_one_never_asks_a_class_an_earlier_one_dominates() -> None:
+    """``keep=1``: a class that *links* show dominated by an earlier class (a value no higher, the same trick
+    facts) can at best tie it, so no question is asked of it; it learns only what the links pass on."""
+    asked: list[int] = []
+
+    class Counting(_Outcomes):
+        def reaches(self, pos: Any, target: int) -> bool:
+            asked.append(id(pos))
+            return super().reaches(pos, target)
+
+    solver = Counting()
+    score = [-96, -72, -48, 24, 36, 48]
+    rng = random.Random(4)
+    probes, rows = [], []
+    for k in range(3):                          # class 1 dominated by class 0 (its value 0-3 lower); 2 on its own
+        row, ids = [], []
+        for w in range(6):
+            pos = _Pos(0b11)
+            solver.truth[id(pos)] = (rng.randint(40, 80) - (3 if k == 1 else 0), False, False)
+            row.append(Probe(solver, pos))  # type: ignore[arg-type]
+            ids.append(id(pos))
+        probes.append(row)
+        rows.append(ids)
+    order, _ = rank_probes(probes, score, [0, 5, 0], 1, [(0, 1, 3)])
+    totals = [sum(score[band_of(solver.truth[i][0], False, False)] for i in ids) for ids in rows]
+    assert order == [min(range(3), key=lambda k: (-totals[k], k))]
+    assert asked and not set(asked) & set(rows[1])
+
+
 # ---------------------------------------------------------------------------
 # The command line and the API
 

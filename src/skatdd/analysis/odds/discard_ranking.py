@@ -258,7 +258,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     (:func:`share`), whose ranges then narrow without a question.  With
     ``keep=1`` a class whose highest possible total has come down to an
     earlier class's lowest is dropped unsettled: it can at best tie that
-    class, and ties go to tie order (its ranges then stay open).
+    class, and ties go to tie order (its ranges then stay open); so is,
+    from the start, a class that *links* show dominated by an earlier one.
     """
     ranges = [[band_range(p) for p in row] for row in probes]
     low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
@@ -317,6 +318,13 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
 
     class_keys = [class_key(k) for k in range(len(probes))]
     dropped: set[int] = set()
+    if keep == 1:
+        # A class dominated by an earlier one never scores more than it in any world (dominance_links: a
+        # value no higher, the same trick facts, so a band no higher): at best it ties, and ties go to
+        # tie order.  With more kept its rank among the kept would be needed.
+        dropped.update(low for top, low, _ in links if top < low)
+        for k in dropped:
+            class_keys[k] = -1
 
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
