@@ -243,11 +243,13 @@ def test_rank_probes_keeping_one_never_asks_a_class_an_earlier_one_dominates() -
     score = [-96, -72, -48, 24, 36, 48]
     rng = random.Random(4)
     probes, rows = [], []
-    for k in range(3):                          # class 1 dominated by class 0 (its value 0-3 lower); 2 on its own
+    values = [[rng.randint(40, 80) for _ in range(6)] for _ in range(3)]
+    values[1] = [v - rng.randint(0, 3) for v in values[0]]     # class 1 dominated by class 0 (0-3 points lower)
+    for k in range(3):
         row, ids = [], []
         for w in range(6):
             pos = _Pos(0b11)
-            solver.truth[id(pos)] = (rng.randint(40, 80) - (3 if k == 1 else 0), False, False)
+            solver.truth[id(pos)] = (values[k][w], False, False)
             row.append(Probe(solver, pos))  # type: ignore[arg-type]
             ids.append(id(pos))
         probes.append(row)

@@ -348,7 +348,7 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         i = class_keys.index(best) if best >= 0 else -1
         if best < 0 or high_sum[i] < third:
             break           # the open class with the highest possible total cannot reach the third: none can
-        if keep == 1 and high_sum[i] == third and low_sum.index(third) < i:
+        if keep == 1 and high_sum[i] == third and low_sum.index(high_sum[i]) < i:
             # At best it ties with an earlier class, and ties go to tie order: it cannot come first.
             # (Only for keep=1: with more kept, the order among the kept would need it settled.)
             class_keys[i] = -1
@@ -361,7 +361,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
             if share(probes[i][w], probes[j][w], delta):
                 refresh(j, w)
-    order = sorted((i for i in range(len(probes)) if not open_worlds[i] and i not in dropped), key=lambda k: (-low_sum[k], k))[:keep]
+    order = sorted((i for i in range(len(probes)) if not open_worlds[i] and i not in dropped),
+                   key=lambda k: (-low_sum[k], k))[:keep]
     return order, ranges
 
 
