@@ -207,6 +207,59 @@ def test_rank_probes_finds_the_best_classes_of_a_brute_force() -> None:
     assert solver.exact_values == 0
 
 
+def test_rank_probes_keeping_one_leaves_a_later_class_that_can_only_tie_unsettled() -> None:
+    """With ``keep=1`` a class whose highest possible total has fallen to an earlier class's exact total can
+    at best tie, and ties go to tie order: it is not asked further (``bid``'s rankings).  With ``keep=3`` the
+    order among the kept needs it settled, as before."""
+    solver = _Outcomes()
+    score = [-96, -72, -48, 24, 36, 48]
+    for keep, settled in ((1, False), (3, True)):
+        probes = []
+        for _ in range(2):                  # two classes with the same result, WON by 70 points, in every world
+            row = []
+            for _ in range(5):
+                pos = _Pos(0b11)
+                solver.truth[id(pos)] = (70, False, False)
+                row.append(Probe(solver, pos))  # type: ignore[arg-type]
+            probes.append(row)
+        order, ranges = rank_probes(probes, score, [0, 0], keep)
+        assert order == [0, 1][:keep]
+        assert all(score[lo] == score[hi] for lo, hi in ranges[0])
+        assert all(score[lo] == score[hi] for lo, hi in ranges[1]) is settled
+        assert all(score[hi] == 24 for _, hi in ranges[1])     # brought down to the tie, no further
+
+
+def test_rank_probes_keeping_one_never_asks_a_class_an_earlier_one_dominates() -> None:
+    """``keep=1``: a class that *links* show dominated by an earlier class (a value no higher, the same trick
+    facts) can at best tie it, so no question is asked of it; it learns only what the links pass on."""
+    asked: list[int] = []
+
+    class Counting(_Outcomes):
+        def reaches(self, pos: Any, target: int) -> bool:
+            asked.append(id(pos))
+            return super().reaches(pos, target)
+
+    solver = Counting()
+    score = [-96, -72, -48, 24, 36, 48]
+    rng = random.Random(4)
+    probes, rows = [], []
+    values = [[rng.randint(40, 80) for _ in range(6)] for _ in range(3)]
+    values[1] = [v - rng.randint(0, 3) for v in values[0]]     # class 1 dominated by class 0 (0-3 points lower)
+    for k in range(3):
+        row, ids = [], []
+        for w in range(6):
+            pos = _Pos(0b11)
+            solver.truth[id(pos)] = (values[k][w], False, False)
+            row.append(Probe(solver, pos))  # type: ignore[arg-type]
+            ids.append(id(pos))
+        probes.append(row)
+        rows.append(ids)
+    order, _ = rank_probes(probes, score, [0, 5, 0], 1, [(0, 1, 3)])
+    totals = [sum(score[band_of(solver.truth[i][0], False, False)] for i in ids) for ids in rows]
+    assert order == [min(range(3), key=lambda k: (-totals[k], k))]
+    assert asked and not set(asked) & set(rows[1])
+
+
 # ---------------------------------------------------------------------------
 # The command line and the API
 

@@ -27,6 +27,7 @@ from skatdd.analysis.odds.discard_ranking import (
     band_range,
     discard_classes_of,
     discard_probes,
+    dominance_links,
     narrow,
     rank_null_discards,
     rank_probes,
@@ -151,10 +152,11 @@ def _points_task(solver: Solver, job: BidJob, game: Game, skat: Mask, worlds: Se
         return record
     m = matadors(game, twelve)
     looks = [discard_heuristic(game, twelve, c.discard) for c in classes]
+    links = dominance_links(game, twelve, classes)
     picked = []
     for regime, value in enumerate(game_values(game, m)):
         for tournament in (False, True) if job.tournament else (False,):
-            order, ranges = rank_probes(probes, band_scores(game, m, value, tournament), looks, keep=1)
+            order, ranges = rank_probes(probes, band_scores(game, m, value, tournament), looks, keep=1, links=links)
             best = order[0]
             lows = [lo for lo, _ in ranges[best]]
             listed, seeger = band_scores(game, m, value, False), band_scores(game, m, value, True)

@@ -255,7 +255,11 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     probes keep what they learnt, so a second ranking of the same probes
     with another *score* starts from those facts.  *links*
     (:func:`dominance_links`) pass each answer on to the classes it bounds
-    (:func:`share`), whose ranges then narrow without a question.
+    (:func:`share`), whose ranges then narrow without a question.  With
+    ``keep=1`` a class whose highest possible total has come down to an
+    earlier class's lowest is dropped unsettled: it can at best tie that
+    class, and ties go to tie order (its ranges then stay open); so is,
+    from the start, a class that *links* show dominated by an earlier one.
     """
     ranges = [[band_range(p) for p in row] for row in probes]
     low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
@@ -313,6 +317,14 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         return ((high_sum[k] - floor) * len(look_rank) + look_rank[looks[k]]) * len(probes) + len(probes) - 1 - k
 
     class_keys = [class_key(k) for k in range(len(probes))]
+    dropped: set[int] = set()
+    if keep == 1:
+        # A class dominated by an earlier one never scores more than it in any world (dominance_links: a
+        # value no higher, the same trick facts, so a band no higher): at best it ties, and ties go to
+        # tie order.  With more kept its rank among the kept would be needed.
+        dropped.update(low for top, low, _ in links if top < low)
+        for k in dropped:
+            class_keys[k] = -1
 
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
@@ -328,7 +340,7 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
                 for j in waiting[v][b]:
                     keys[j][v] += worlds
         keys[k][v] = key(k, v)
-        class_keys[k] = class_key(k)
+        class_keys[k] = -1 if k in dropped else class_key(k)
 
     while True:
         third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
@@ -336,6 +348,12 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         i = class_keys.index(best) if best >= 0 else -1
         if best < 0 or high_sum[i] < third:
             break           # the open class with the highest possible total cannot reach the third: none can
+        if keep == 1 and high_sum[i] == third and low_sum.index(high_sum[i]) < i:
+            # At best it ties with an earlier class, and ties go to tie order: it cannot come first.
+            # (Only for keep=1: with more kept, the order among the kept would need it settled.)
+            class_keys[i] = -1
+            dropped.add(i)
+            continue
         row = keys[i]
         w = row.index(max(row))
         narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
@@ -343,7 +361,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
             if share(probes[i][w], probes[j][w], delta):
                 refresh(j, w)
-    order = sorted((i for i in range(len(probes)) if not open_worlds[i]), key=lambda k: (-low_sum[k], k))[:keep]
+    order = sorted((i for i in range(len(probes)) if not open_worlds[i] and i not in dropped),
+                   key=lambda k: (-low_sum[k], k))[:keep]
     return order, ranges
 
 
