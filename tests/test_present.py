@@ -20,6 +20,8 @@ from cli_runner import ROOT, run_skatdd
 from golden_cases import CASES, DEAL, GAME, README_BEST_DEAL, README_ODDS_HAND, mask_timings
 from skatdd import Game, GameSpec, Solver
 from skatdd.analysis.review.api import review_decisions
+from skatdd.core.cards import mask_of, parse_cards
+from skatdd.core.scoring import matadors as count_matadors
 from skatdd.formats.position_input import advice_position, apply_played, read_position
 from skatdd.play.summary import MatchSummary
 from skatdd.present.best import best_text
@@ -92,6 +94,27 @@ def test_a_solve_result_without_its_position_says_so() -> None:
     result.position = None
     with pytest.raises(ValueError, match="without its position"):
         str(result)
+
+
+SCORE_CASES = [
+    (("--game", "clubs", "--hand", "--announce", "schwarz", "--matadors", "3", "--points", "120", "--tricks", "10"),
+     (Game.CLUBS, True, ("schwarz",), False), {"matadors": 3, "points": 120, "tricks": 10}),
+    (("--game", "diamonds", "--cards", "CJ D7 D8 HA HT HK SA ST C7 C8 S7 S8", "--points", "70", "--bid", "27"),
+     (Game.DIAMONDS, False, (), False),
+     {"matadors": count_matadors(Game.DIAMONDS, mask_of(parse_cards("CJ D7 D8 HA HT HK SA ST C7 C8 S7 S8"))),
+      "points": 70, "bid": 27}),
+    (("--game", "null-ouvert", "--hand", "--tricks", "1"), (Game.NULL, True, (), True), {"tricks": 1}),
+]
+
+
+@pytest.mark.parametrize(("args", "declared", "played"), SCORE_CASES)
+def test_score_prints_the_commands_report(args: tuple[str, ...], declared: tuple[Game, bool, tuple[str, ...], bool],
+                                          played: dict[str, int]) -> None:
+    run = run_skatdd("score", *args)
+    assert run.returncode == 0, run.stderr
+    game, hand, announce, ouvert = declared
+    score = skatdd.score(skatdd.Declaration.from_options(game, hand=hand, announce=announce, ouvert=ouvert), **played)
+    assert str(score) + "\n" == run.stdout
 
 
 def test_bid_prints_its_report() -> None:

@@ -11,72 +11,13 @@ from __future__ import annotations
 import click
 
 from skatdd.core.cards import mask_of, parse_cards
-from skatdd.core.rules import SCHNEIDER_POINTS, WIN_POINTS, Game
-from skatdd.core.scoring import ANNOUNCEMENTS, BASE_VALUES, Declaration, Score, score_game
+from skatdd.core.rules import Game
+from skatdd.core.scoring import ANNOUNCEMENTS, Declaration, score_game
 from skatdd.core.scoring import matadors as count_matadors
+from skatdd.present.score import matadors_label
 
 from .common import emit_json
 from .options import BID, GAME, json_option
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def _matadors_label(m: int) -> str:
-    return f"with {m}" if m > 0 else f"without {-m}"
-
-
-def _result_line(decl: Declaration, score: Score, points: int | None, tricks: int | None, bid: int | None) -> str:
-    """Who won and why, plus the schneider/schwarz reached, in one line."""
-    if decl.game.is_null:
-        assert tricks is not None
-        if score.declarer_wins:
-            return "won: the declarer took no trick"
-        return f"lost: the declarer took {tricks} trick{'s' if tricks != 1 else ''}"
-    assert points is not None
-    played = f"{points} points" + (f", {tricks} trick{'s' if tricks != 1 else ''}" if tricks is not None else "")
-    if score.declarer_wins:
-        text = f"won with {played}"
-    else:
-        if score.overbid:
-            base = BASE_VALUES[decl.game]
-            charged = -score.score // 2
-            reason = (
-                f"overbid: game value {score.game_value} is below the bid {bid}, "
-                f"charged {charged} = {charged // base} x {base}"
-            )
-        elif points < WIN_POINTS:
-            reason = f"{WIN_POINTS} points needed"
-        elif decl.schwarz and tricks != 10:
-            reason = ("ouvert" if decl.ouvert else "schwarz announced") + ": every trick needed"
-        else:
-            reason = f"schneider announced: {SCHNEIDER_POINTS} points needed"
-        text = f"lost with {played} ({reason})"
-    # Schwarz implies schneider for the same party (no trick leaves at most 22 points).
-    for party, loser in (("declarer", "defenders are"), ("defenders", "declarer is")):
-        if score.schwarz == party:
-            text += f"; the {loser} schneider and schwarz"
-        elif score.schneider == party:
-            text += f"; the {loser} schneider"
-    return text
-
-
-def _report(decl: Declaration, score: Score, points: int | None, tricks: int | None, bid: int | None) -> list[str]:
-    """The readable report, one string per line."""
-    lines = [f"Game:        {decl}" + (f" (bid {bid})" if bid is not None else "")]
-    if decl.game.is_null:
-        lines.append(f"Game value:  {score.game_value} (fixed null value)")
-    else:
-        parts = [f"{label} ({count})" if count != 1 else label for label, count in score.levels]
-        lines.append(f"Matadors:    {_matadors_label(score.matadors)}")
-        lines.append(f"Multiplier:  {score.multiplier} = " + " + ".join(parts))
-        lines.append(f"Game value:  {score.multiplier} x {BASE_VALUES[decl.game]} = {score.game_value}")
-    lines.append(f"Result:      {_result_line(decl, score, points, tricks, bid)}")
-    lines.append(f"Score:       {_signed(score.score)}")
-    defenders = f"+{score.seeger_defenders}" if score.seeger_defenders else "0"
-    lines.append(f"Seeger:      {_signed(score.seeger)} for the declarer, {defenders} for each defender")
-    return lines
 
 
 @click.command("score")
@@ -139,7 +80,7 @@ def command(
             )
         if counted is not None and matadors is not None and counted != matadors:
             raise click.UsageError(
-                f"--matadors {matadors} disagrees with --cards, which are {_matadors_label(counted)} ({counted})"
+                f"--matadors {matadors} disagrees with --cards, which are {matadors_label(counted)} ({counted})"
             )
         if counted is not None:
             m = counted
@@ -155,5 +96,4 @@ def command(
     if as_json:
         emit_json({"game": game.label, "hand": decl.hand, "announce": decl.announce, "bid": bid, **score.to_json()})
     else:
-        for line in _report(decl, score, points, tricks, bid):
-            click.echo(line)
+        click.echo(str(score))

@@ -46,6 +46,7 @@ from typing import Any
 from .cards import ACE, CJ, DJ, EIGHT, HJ, KING, NINE, QUEEN, SEVEN, SJ, TEN, CardSet, Mask, cards_of, format_cards
 from .declaration import ANNOUNCEMENTS, Declaration, require_game
 from .errors import CardCountError, ScoringError, plural, quote
+from .printable import Printable
 from .rules import SCHNEIDER_POINTS, SCHNEIDERED_POINTS, WIN_POINTS, Game
 
 __all__ = [
@@ -164,8 +165,8 @@ def null_value(decl: Declaration) -> int:
 
 
 @dataclass(frozen=True)
-class Score:
-    """The outcome of a declared and played game.
+class Score(Printable):
+    """The outcome of a declared and played game; ``str(score)`` is ``skatdd score``'s report.
 
     Attributes:
         matadors: ``+N`` "with N", ``-N`` "without N", 0 for null.
@@ -190,6 +191,8 @@ class Score:
         levels: the multiplier's parts as ``(label, count)`` pairs, e.g.
             ``(('with 2', 2), ('game', 1), ('hand', 1))``; empty for null.
             Not part of :meth:`to_json` and ignored by ``==``.
+        declaration, points, tricks, bid: what :func:`score_game` was given,
+            for the report; not part of :meth:`to_json`, the repr or ``==``.
     """
 
     matadors: int
@@ -203,6 +206,10 @@ class Score:
     seeger: int
     seeger_defenders: int
     levels: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    declaration: Declaration | None = field(default=None, repr=False, compare=False)
+    points: int | None = field(default=None, repr=False, compare=False)
+    tricks: int | None = field(default=None, repr=False, compare=False)
+    bid: int | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict with the keys of ``skatdd score --json`` (docs/cli.md)."""
@@ -338,6 +345,7 @@ def score_game(
         matadors=matadors, multiplier=multiplier, game_value=game_value, declarer_wins=won,
         schneider=schneider, schwarz=schwarz, overbid=overbid, score=score,
         seeger=seeger, seeger_defenders=seeger_defenders, levels=tuple(levels),
+        declaration=decl, points=points, tricks=tricks, bid=bid,
     )
 
 
@@ -357,4 +365,5 @@ def _score_null(decl: Declaration, tricks: int | None, bid: int | None) -> Score
     return Score(
         matadors=0, multiplier=0, game_value=value, declarer_wins=won, schneider=None, schwarz=None,
         overbid=False, score=score, seeger=seeger, seeger_defenders=seeger_defenders,
+        declaration=decl, tricks=tricks, bid=bid,
     )

@@ -6,6 +6,6 @@ renderer is not registered yet.  One module per command family.
 """
 from __future__ import annotations
 
-from . import advise, analyse, best, bid, match, null_ouvert, odds, solve
+from . import advise, analyse, best, bid, match, null_ouvert, odds, score, solve
 
-__all__ = ["advise", "analyse", "best", "bid", "match", "null_ouvert", "odds", "solve"]
+__all__ = ["advise", "analyse", "best", "bid", "match", "null_ouvert", "odds", "score", "solve"]
