@@ -187,7 +187,9 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
         cand &= cand - 1
         if (h.vo[p] >> (c >> 3)) & 1:
             continue
-        if is_redundant(h.U, live, c):
+        # two unseen cards next to each other play alike only when they cannot meet in this trick:
+        # the partner, who may hold the other one, must not play after this card
+        if is_redundant(h.U, live, c) and (h.tlen == 2 or (h.tlen == 1 and (seat + 1) % 3 == h.decl)):
             continue
         disc = 1 if (ls >= 0 and (c >> 3) != ls) else 0
         vo0 = h.vo[0]
