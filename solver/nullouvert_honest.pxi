@@ -17,7 +17,9 @@
 # A declarer strategy that wins this game wins in every world against
 # defenders who see everything (they may pick any line some world allows),
 # and conversely.  Unseen cards adjacent among live cards are
-# interchangeable, so one per run is tried; states are memoised at trick
+# interchangeable when they cannot meet in the current trick (the partner,
+# who may hold the other, has played or plays no more to it), and then one
+# per run is tried; states are memoised at trick
 # boundaries under a rank-normalised, suit-sorted key (exact).
 #
 # Feasibility of W: per suit the unseen cards may go to the left defender,
