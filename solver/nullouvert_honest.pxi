@@ -17,7 +17,9 @@
 # A declarer strategy that wins this game wins in every world against
 # defenders who see everything (they may pick any line some world allows),
 # and conversely.  Unseen cards adjacent among live cards are
-# interchangeable, so one per run is tried; states are memoised at trick
+# interchangeable when they cannot meet in the current trick (the partner,
+# who may hold the other, has played or plays no more to it), and then one
+# per run is tried; states are memoised at trick
 # boundaries under a rank-normalised, suit-sorted key (exact).
 #
 # Feasibility of W: per suit the unseen cards may go to the left defender,
@@ -187,7 +189,9 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
         cand &= cand - 1
         if (h.vo[p] >> (c >> 3)) & 1:
             continue
-        if is_redundant(h.U, live, c):
+        # two unseen cards next to each other play alike only when they cannot meet in this trick:
+        # the partner, who may hold the other one, must not play after this card
+        if is_redundant(h.U, live, c) and (h.tlen == 2 or (h.tlen == 1 and (seat + 1) % 3 == h.decl)):
             continue
         disc = 1 if (ls >= 0 and (c >> 3) != ls) else 0
         vo0 = h.vo[0]

@@ -219,6 +219,22 @@ def test_honest_answer_against_every_strategy(analyser: NullOuvertAnalyser, hand
     assert honest == brute.honest_by_strategies(hand, pool, k, decl)
 
 
+# The leader holds one of two unseen cards next to each other, the partner may hold the other:
+# leading the lower one lets the partner overtake, the higher one does not, so the two leads
+# differ (the honest search once tried only the higher one and called these games unbeatable).
+ADJACENT_UNSEEN_CASES = [
+    (m("DJ C7 D7"), m("CT CK C8 DQ D9 D8"), 0, 0),
+    (m("S8 DT D9"), m("DJ SK S9 DA DK D8"), 0, 0),
+]
+
+
+@pytest.mark.parametrize("hand,pool,k,decl", ADJACENT_UNSEEN_CASES)
+def test_honest_search_tries_both_of_adjacent_unseen_cards(analyser: NullOuvertAnalyser, hand: int, pool: int,
+                                                            k: int, decl: int) -> None:
+    assert not brute.honest_by_worlds(hand, pool, k, decl)
+    assert not analyser.honest_wins(analyser.root_state(hand, pool, k, decl))
+
+
 def test_a_reduced_guess_exists_and_is_reported(analyser: NullOuvertAnalyser) -> None:
     """A small forehand game where every world is won double-dummy but no strategy wins them all."""
     hand, pool = m("CJ C7 H8"), m("HJ C8 HQ H7 D8 D7")
