@@ -89,6 +89,22 @@ def test_a_full_pool_refuses_at_once_and_a_cancelled_job_frees_its_worker() -> N
     with_pool(body)
 
 
+def test_a_cancellation_that_lands_with_a_progress_event_still_stops_the_job() -> None:
+    # The event arrives and the request is cancelled in the same turn of the loop: asyncio.wait_for (Python
+    # 3.11) handed back the event and dropped the cancellation, so the job ran on to its end.
+    async def body(pool: WorkerPool) -> None:
+        slow = asyncio.ensure_future(pool.run("advise", SLOW))
+        await until(busy(pool), "the slow job running")
+        worker = next(iter(pool._workers))
+        worker.events.put_nowait(("progress", 1, 2))
+        slow.cancel()
+        done, _ = await asyncio.wait({slow}, timeout=20)
+        assert slow in done and slow.cancelled()
+        assert pool.status()["replaced"] == 1
+
+    with_pool(body)
+
+
 def test_waiting_jobs_are_bounded_and_served_in_turn() -> None:
     async def body(pool: WorkerPool) -> None:
         slow = asyncio.ensure_future(pool.run("advise", SLOW))

@@ -285,8 +285,11 @@ class WorkerPool:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
                     raise TimeLimitExceeded(self._limit_message())
+                # Not asyncio.wait_for: on Python 3.11 it returns the event and drops a cancellation that
+                # lands as the event arrives, and the cancelled request's job would then run on to its end.
                 try:
-                    event = await asyncio.wait_for(worker.events.get(), remaining)
+                    async with asyncio.timeout(remaining):
+                        event = await worker.events.get()
                 except TimeoutError:
                     raise TimeLimitExceeded(self._limit_message()) from None
                 kind = event[0]
