@@ -14,11 +14,11 @@ import click
 import pytest
 
 import skatdd
-from skatdd.cli import cli, options
+from skatdd.cli import all_commands, options
 from skatdd.core.seeds import DEFAULT_SEED
 
 #: Every (command name, option) of the group.
-PARAMS = [(name, param) for name, command in sorted(cli.commands.items()) for param in command.params
+PARAMS = [(name, param) for name, command in sorted(all_commands().items()) for param in command.params
           if isinstance(param, click.Option)]
 #: The entry points of ``import skatdd`` that run a command's logic.
 ENTRY_POINTS = ["advise", "analyse", "odds", "bid", "best", "null_ouvert", "match"]

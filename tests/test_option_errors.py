@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 
 from cli_runner import invoke_main
 from skatdd.analysis.odds.api import odds
-from skatdd.cli import cli
+from skatdd.cli import all_commands, cli
 from skatdd.cli.options import FiniteFloat
 from skatdd.core.errors import ScoringError
 from skatdd.core.rules import Game
@@ -164,7 +164,7 @@ def test_the_python_api_bounds_the_bid_too() -> None:
 def _float_options() -> list[tuple[str, click.Option]]:
     """Every option of every command whose value is a float: ``(command name, option)``."""
     out = []
-    for name, command in sorted(cli.commands.items()):
+    for name, command in sorted(all_commands().items()):
         for param in command.params:
             if isinstance(param, click.Option) and isinstance(param.type, click.types.FloatParamType):
                 out.append((name, param))

@@ -13,6 +13,7 @@ command killed by SIGPIPE does.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import signal
 import sys
@@ -82,6 +83,13 @@ def _errors_in_one_line() -> Iterator[None]:
         raise UsageLine(" ".join(str(exc).split())) from None
 
 
+#: Each command's module in this package: imported when the command is asked for, so a command starts
+#: without importing the others (a third of a second of imports for ``--help`` of the whole group).
+COMMAND_MODULES = {"advise": "advise", "analyse": "analyse", "batch": "batch", "bench": "bench", "best": "best",
+                   "bid": "bid", "match": "match", "null-ouvert": "null_ouvert", "odds": "odds", "score": "score",
+                   "serve": "serve", "solve": "solve"}
+
+
 class OneLineGroup(click.Group):
     """The ``skatdd`` group: every usage or input error, the group's or a command's, is one line, exit status 2.
 
@@ -93,6 +101,16 @@ class OneLineGroup(click.Group):
     finding the command, reading its options and running it, in
     :meth:`invoke`.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command *cmd_name*, its module imported on first use (``skatdd solve`` imports no other command)."""
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            module = importlib.import_module(f"{__name__}.{COMMAND_MODULES[cmd_name]}")
+            self.add_command(module.command, cmd_name)
+        return self.commands.get(cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -110,14 +128,11 @@ def cli() -> None:
     """Exact double-dummy solver and hand analysis for Skat."""
 
 
-def _register() -> None:
-    from . import advise, analyse, batch, bench, best, bid, match, null_ouvert, odds, score, serve, solve
-
-    for module in (score, solve, batch, bench, best, null_ouvert, analyse, odds, advise, bid, match, serve):
-        cli.add_command(module.command)
-
-
-_register()
+def all_commands() -> dict[str, click.Command]:
+    """Every command of the group by name, each module imported (for walking them all: tests, docs)."""
+    ctx = click.Context(cli, info_name="skatdd")
+    found = {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
+    return {name: command for name, command in found.items() if command is not None}
 
 
 def main(argv: list[str] | None = None) -> None:
