@@ -111,6 +111,9 @@ ADVISE_CASES = {
                              [json.dumps(_deal_json(DEAL, "grand", 0)), "--worlds", "30", "--seed", "3"]),
     "ISS record after 7 cards": ({"position": EXAMPLE.read_text(), "after": 7, "worlds": 25, "seed": 2},
                                  [EXAMPLE.read_text(), "--after", "7", "--worlds", "25", "--seed", "2"]),
+    "ISS record after 7 cards, weighed by the auction and the play": (
+        {"position": EXAMPLE.read_text(), "after": 7, "worlds": 20, "seed": 2, "inference": "all"},
+        [EXAMPLE.read_text(), "--after", "7", "--worlds", "20", "--seed", "2", "--inference", "all"]),
     "null, cards played, exact": ({"position": _deal_json(NULL_DEAL, "null", 0), "played": "C7 CA DJ CT HA C9",
                                    "worlds": 5000, "seed": 9},
                                   [json.dumps(_deal_json(NULL_DEAL, "null", 0)), "--played", "C7 CA DJ CT HA C9",
@@ -207,6 +210,7 @@ ADVISE_ERRORS = {
     "illegal played card": ({"position": RECORD, "played": "CJ"}, [RECORD, "--played", "CJ"]),
     "unknown game": ({"position": json.loads(_broken()), "game": "bridge"}, [_broken(), "--game", "bridge"]),
     "game over": ({"position": RECORD, "after": 30}, [RECORD, "--after", "30"]),
+    "unknown inference": ({"position": RECORD, "inference": "magic"}, [RECORD, "--inference", "magic"]),
 }
 
 

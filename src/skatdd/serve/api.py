@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from skatdd.analysis.advise.api import advise
+from skatdd.analysis.inference.api import input_auction
 from skatdd.core.errors import plural, shorten_quoted
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver, solver_or_default
@@ -88,6 +89,8 @@ def advise_request(body: str, *, solver: Solver | None = None, progress: Callabl
     read = _read(request.position, game=request.game, declarer=request.declarer)
     pos = advice_position(read, played=request.played, after=request.after)
     declaration = read.spec.declaration()
+    bids = input_auction(read.bids) if request.inference in ("bids", "all") else ()
     progress(0, 0)
     solver.clear()
-    return advise(pos, declaration, worlds=request.worlds, seed=request.seed, solver=solver, progress=progress).to_json()
+    return advise(pos, declaration, worlds=request.worlds, seed=request.seed, solver=solver, progress=progress,
+                  inference=request.inference, bids=bids).to_json()

@@ -1,7 +1,7 @@
 """The advise request's schema: its fields, each read as the ``skatdd advise`` option of that name reads it.
 
 A body is ``{"position": ..., "worlds": N, "seed": S}`` and optionally
-``played``, ``after``, ``game``, ``declarer``.  Each field is converted by
+``played``, ``after``, ``game``, ``declarer``, ``inference``.  Each field is converted by
 the same Click parameter type as the command's option (an integer range,
 an integer, a contract, a seat), so a bad value gets the CLI's message
 byte for byte (tests/test_serve_api.py compares them), and the defaults are
@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from skatdd.analysis.advise.api import DEFAULT_SEED, DEFAULT_WORLDS
+from skatdd.analysis.inference.api import INFERENCES
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import Game, parse_game, parse_seat
 from skatdd.formats.json_text import json_text
@@ -50,6 +51,7 @@ _FIELDS: dict[str, click.Option] = {
     "after": click.Option(["--after"], type=click.IntRange(min=0)),
     "game": click.Option(["--game"], type=_Parsed("GAME", parse_game)),
     "declarer": click.Option(["--declarer"], type=_Parsed("SEAT", parse_seat)),
+    "inference": click.Option(["--inference"], type=click.Choice(INFERENCES)),
 }
 #: Field name -> the ``skatdd advise`` option it stands for.
 ADVISE_OPTIONS = {name: option.opts[0] for name, option in _FIELDS.items()}
@@ -66,6 +68,7 @@ class AdviseRequest:
     after: int | None = None
     game: tuple[Game, bool] | None = None
     declarer: int | None = None
+    inference: str = "none"
 
 
 def _is_record_text(text: str) -> bool:
