@@ -286,19 +286,22 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     # every first answer.
     below = [[0] * bands for _ in range(worlds)]
     waiting: list[list[set[int]]] = [[set() for _ in score] for _ in range(worlds)]
+    open_count = [0] * n     # per class, the worlds whose score is still open
     for k, class_ranges in enumerate(ranges):
         for v, (lo, hi) in enumerate(class_ranges):
             low_sum[k] += score[lo]
             high_sum[k] += score[hi]
+            open_count[k] += score[lo] < score[hi]
             counts = below[v]
             for b in _SHORT_OF[hi]:
                 counts[b] += 1
 
     # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
     # the widest range, the evidence against its next question, the first world) as one int, kept in
-    # keys[k][v] (-1: settled).  Per band range, computed once: None when its score is settled, else the
-    # band its next question asks (deciding_band) and the range's part of the key,
-    # ``place * (n + 1) * worlds``; the key adds ``below[v][band] * worlds + worlds - 1 - v``.
+    # keys[k][v] (-1: settled), built when class k is first asked (many classes of a later score table never
+    # are: they start below the leader) and from then on kept up to date.  Per band range, computed once:
+    # None when its score is settled, else the band its next question asks (deciding_band) and the range's
+    # part of the key, ``place * (n + 1) * worlds``; the key adds ``below[v][band] * worlds + worlds - 1 - v``.
     a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
     widths = sorted({score[h] - score[lo] for lo in range(bands) for h in range(lo, bands)})
     b_rank = {d: r for r, d in enumerate(widths)}
@@ -310,19 +313,22 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
                 decide[lo, hi] = (deciding_band(score, lo, hi), place * (n + 1) * worlds)
             else:
                 decide[lo, hi] = None
-    asks = [[-1] * worlds for _ in probes]   # the band of the next question, -1: settled
-    keys = [[-1] * worlds for _ in probes]
-    open_count = [0] * n                     # per class, the worlds whose score is still open
-    for k, class_ranges in enumerate(ranges):
-        ask, row = asks[k], keys[k]
-        for v, rng in enumerate(class_ranges):
+    asks: list[list[int]] = [[] for _ in probes]   # per world, the band of the next question, -1: settled
+    keys: list[list[int]] = [[] for _ in probes]   # empty until built
+
+    def build(k: int) -> list[int]:
+        """Class *k*'s keys from the current evidence; files *k* under the bands its questions ask."""
+        ask, row = [-1] * worlds, [-1] * worlds
+        for v, rng in enumerate(ranges[k]):
             d = decide[rng]
             if d is not None:
                 band, base = d
                 ask[v] = band
                 waiting[v][band].add(k)
                 row[v] = base + below[v][band] * worlds + worlds - 1 - v
-                open_count[k] += 1
+        asks[k] = ask
+        keys[k] = row
+        return row
 
     # The choice of class the same way: the highest possible total, then the better look, then the
     # first class, as one int (-1: settled in every world): (high_sum - floor) * span + tail[k].
@@ -342,9 +348,9 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
 
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
-        row = ranges[k]
-        before = row[v]
-        after = row[v] = band_range(probes[k][v])
+        class_ranges = ranges[k]
+        before = class_ranges[v]
+        after = class_ranges[v] = band_range(probes[k][v])
         if after == before:
             return          # the keys already follow the evidence (below, waiting) as it changes
         lo, hi = after
@@ -354,21 +360,23 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         for b in _FALLS[before[1]][hi]:
             counts[b] += 1    # one more class falls short of b in world v: v moves up where b is asked next
             for j in waiting[v][b]:
-                keys[j][v] += worlds
-        ask = asks[k]
-        old = ask[v]
-        if old >= 0:
-            waiting[v][old].discard(k)
+                keys[j][v] += worlds    # only built rows are filed
         d = decide[after]
-        if d is None:
-            ask[v] = keys[k][v] = -1
+        if d is None and decide[before] is not None:
+            open_count[k] -= 1
+        row = keys[k]
+        if row:
+            ask = asks[k]
+            old = ask[v]
             if old >= 0:
-                open_count[k] -= 1
-        else:
-            band, base = d
-            ask[v] = band
-            waiting[v][band].add(k)
-            keys[k][v] = base + counts[band] * worlds + worlds - 1 - v
+                waiting[v][old].discard(k)
+            if d is None:
+                ask[v] = row[v] = -1
+            else:
+                band, base = d
+                ask[v] = band
+                waiting[v][band].add(k)
+                row[v] = base + counts[band] * worlds + worlds - 1 - v
         class_keys[k] = -1 if k in dropped or not open_count[k] else (high_sum[k] - floor) * span + tail[k]
 
     while True:
@@ -388,7 +396,7 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
             class_keys[i] = -1
             dropped.add(i)
             continue
-        row = keys[i]
+        row = keys[i] or build(i)
         w = row.index(max(row))
         probe = probes[i][w]
         narrow(probe, ranges[i][w][0], asks[i][w])
