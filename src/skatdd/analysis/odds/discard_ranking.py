@@ -346,8 +346,12 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         for k in dropped:
             class_keys[k] = -1
 
+    # The highest lowest possible total: lowest totals only rise (facts only narrow a range), so a running max.
+    top_low = max(low_sum, default=0)
+
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
+        nonlocal top_low
         class_ranges = ranges[k]
         before = class_ranges[v]
         after = class_ranges[v] = band_range(probes[k][v])
@@ -355,6 +359,8 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
             return          # the keys already follow the evidence (below, waiting) as it changes
         lo, hi = after
         low_sum[k] += score[lo] - score[before[0]]
+        if low_sum[k] > top_low:
+            top_low = low_sum[k]
         high_sum[k] += score[hi] - score[before[1]]
         counts = below[v]
         for b in _FALLS[before[1]][hi]:
@@ -383,7 +389,7 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         if n <= keep:
             third: float = -math.inf
         elif keep == 1:
-            third = max(low_sum)
+            third = top_low
         else:
             third = sorted(low_sum, reverse=True)[keep - 1]
         best = max(class_keys, default=-1)
