@@ -157,6 +157,13 @@ def test_mask_helpers():
     assert points_of(mask_of([CA, CT, CJ])) == 23
 
 
+def test_points_of_sums_the_cards_points():
+    # points_of counts ranks by bit masks: every card alone, and mixed masks, against the card table.
+    assert [points_of(1 << c) for c in range(32)] == list(CARD_POINTS)
+    for mask in (0x12345678, 0xDEADBEEF, 0x0F0F0F0F, 0xF0F0F0F0, ALL_CARDS ^ (1 << CA)):
+        assert points_of(mask) == sum(CARD_POINTS[c] for c in range(32) if mask >> c & 1)
+
+
 # -- CardSet ------------------------------------------------------------------
 
 def test_cardset_constructors_agree():

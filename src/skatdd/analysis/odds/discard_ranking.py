@@ -229,6 +229,13 @@ def share(source: Probe, target: Probe, delta: int) -> bool:
     return (target.lo, target.hi, target._all, target._none) != before
 
 
+#: Per band range top, the tracked bands (LOST, WON, SCHNEIDER) above it; per (top before, top after),
+#: those the class has just fallen short of (above the new top, not above the old one).
+_SHORT_OF = [tuple(b for b in (LOST, WON, SCHNEIDER) if hi < b) for hi in range(ALL_TRICKS + 1)]
+_FALLS = [[tuple(b for b in _SHORT_OF[after] if b <= before) for after in range(ALL_TRICKS + 1)]
+          for before in range(ALL_TRICKS + 1)]
+
+
 def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: Sequence[int],
                 keep: int, links: Sequence[tuple[int, int, int]] = ()) -> tuple[list[int], list[list[tuple[int, int]]]]:
     """The *keep* best classes by total score over the worlds, best first, and every class's band range per world.
@@ -262,61 +269,74 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
     from the start, a class that *links* show dominated by an earlier one.
     """
     ranges = [[band_range(p) for p in row] for row in probes]
-    low_sum = [sum(score[lo] for lo, _ in row) for row in ranges]
-    high_sum = [sum(score[hi] for _, hi in row) for row in ranges]
-    open_worlds = [{w for w, (lo, hi) in enumerate(row) if score[lo] < score[hi]} for row in ranges]
+    n = len(probes)
+    worlds = len(ranges[0]) if ranges else 0
+    bands = len(score)
+    low_sum = [0] * n
+    high_sum = [0] * n
     linked: list[list[tuple[int, int]]] = [[] for _ in probes]   # per class: (other class, signed delta)
     for top, low, delta in links:
         linked[top].append((low, delta))
         linked[low].append((top, -delta))
-    worlds = len(ranges[0]) if ranges else 0
 
     # The evidence: per world and band, the classes known not to reach that band there (band_range's
     # top below it), and the open classes whose next question there is that band's (asks[k][v]).  Kept
-    # for the point thresholds only: a failed trick question costs a node or two whoever asks it, while
-    # tracking "every trick" would touch every class at every first answer.
-    tracked = (LOST, WON, SCHNEIDER)
-    below = [[0] * len(score) for _ in range(worlds)]
+    # for the point thresholds only (LOST, WON, SCHNEIDER: consecutive bands): a failed trick question
+    # costs a node or two whoever asks it, while tracking "every trick" would touch every class at
+    # every first answer.
+    below = [[0] * bands for _ in range(worlds)]
     waiting: list[list[set[int]]] = [[set() for _ in score] for _ in range(worlds)]
-    for class_ranges in ranges:
-        for v, (_, hi) in enumerate(class_ranges):
-            for b in tracked:
-                below[v][b] += hi < b
+    open_count = [0] * n     # per class, the worlds whose score is still open
+    for k, class_ranges in enumerate(ranges):
+        for v, (lo, hi) in enumerate(class_ranges):
+            low_sum[k] += score[lo]
+            high_sum[k] += score[hi]
+            open_count[k] += score[lo] < score[hi]
+            counts = below[v]
+            for b in _SHORT_OF[hi]:
+                counts[b] += 1
 
     # Each class's choice of world, made by C loops: world v's place (the highest possible score, then
     # the widest range, the evidence against its next question, the first world) as one int, kept in
-    # keys[k][v] (-1: settled).
+    # keys[k][v] (-1: settled), built when class k is first asked (many classes of a later score table never
+    # are: they start below the leader) and from then on kept up to date.  Per band range, computed once:
+    # None when its score is settled, else the band its next question asks (deciding_band) and the range's
+    # part of the key, ``place * (n + 1) * worlds``; the key adds ``below[v][band] * worlds + worlds - 1 - v``.
     a_rank = {s: r for r, s in enumerate(sorted(set(score)))}
-    widths = sorted({score[h] - score[lo] for lo in range(len(score)) for h in range(lo, len(score))})
+    widths = sorted({score[h] - score[lo] for lo in range(bands) for h in range(lo, bands)})
     b_rank = {d: r for r, d in enumerate(widths)}
-    asks = [[-1] * worlds for _ in probes]
+    decide: dict[tuple[int, int], tuple[int, int] | None] = {}
+    for lo in range(bands):
+        for hi in range(bands):
+            if score[lo] < score[hi]:
+                place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
+                decide[lo, hi] = (deciding_band(score, lo, hi), place * (n + 1) * worlds)
+            else:
+                decide[lo, hi] = None
+    asks: list[list[int]] = [[] for _ in probes]   # per world, the band of the next question, -1: settled
+    keys: list[list[int]] = [[] for _ in probes]   # empty until built
 
-    def key(k: int, v: int) -> int:
-        """World *v*'s place in class *k*'s choice; files *k* under the band its next question there asks."""
-        if asks[k][v] >= 0:
-            waiting[v][asks[k][v]].discard(k)
-        if v not in open_worlds[k]:
-            asks[k][v] = -1
-            return -1
-        lo, hi = ranges[k][v]
-        band = asks[k][v] = deciding_band(score, lo, hi)
-        waiting[v][band].add(k)
-        place = a_rank[score[hi]] * len(widths) + b_rank[score[hi] - score[lo]]
-        return (place * (len(probes) + 1) + below[v][band]) * worlds + worlds - 1 - v
-
-    keys = [[key(k, v) for v in range(worlds)] for k in range(len(probes))]
+    def build(k: int) -> list[int]:
+        """Class *k*'s keys from the current evidence; files *k* under the bands its questions ask."""
+        ask, row = [-1] * worlds, [-1] * worlds
+        for v, rng in enumerate(ranges[k]):
+            d = decide[rng]
+            if d is not None:
+                band, base = d
+                ask[v] = band
+                waiting[v][band].add(k)
+                row[v] = base + below[v][band] * worlds + worlds - 1 - v
+        asks[k] = ask
+        keys[k] = row
+        return row
 
     # The choice of class the same way: the highest possible total, then the better look, then the
-    # first class, as one int (-1: settled in every world).
+    # first class, as one int (-1: settled in every world): (high_sum - floor) * span + tail[k].
     floor = worlds * min(score)
     look_rank = {x: r for r, x in enumerate(sorted(set(looks)))}
-
-    def class_key(k: int) -> int:
-        if not open_worlds[k]:
-            return -1
-        return ((high_sum[k] - floor) * len(look_rank) + look_rank[looks[k]]) * len(probes) + len(probes) - 1 - k
-
-    class_keys = [class_key(k) for k in range(len(probes))]
+    span = len(look_rank) * n
+    tail = [look_rank[looks[k]] * n + n - 1 - k for k in range(n)]
+    class_keys = [(high_sum[k] - floor) * span + tail[k] if open_count[k] else -1 for k in range(n)]
     dropped: set[int] = set()
     if keep == 1:
         # A class dominated by an earlier one never scores more than it in any world (dominance_links: a
@@ -326,24 +346,52 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
         for k in dropped:
             class_keys[k] = -1
 
+    # The highest lowest possible total: lowest totals only rise (facts only narrow a range), so a running max.
+    top_low = max(low_sum, default=0)
+
     def refresh(k: int, v: int) -> None:
         """Class *k*'s band range in world *v* from its probe's facts, and the sums, sets and keys that follow it."""
-        before = ranges[k][v]
-        after = ranges[k][v] = band_range(probes[k][v])
-        low_sum[k] += score[after[0]] - score[before[0]]
-        high_sum[k] += score[after[1]] - score[before[1]]
-        if score[after[0]] == score[after[1]]:
-            open_worlds[k].discard(v)
-        for b in tracked:
-            if after[1] < b <= before[1]:
-                below[v][b] += 1    # one more class falls short of b in world v: v moves up where b is asked next
-                for j in waiting[v][b]:
-                    keys[j][v] += worlds
-        keys[k][v] = key(k, v)
-        class_keys[k] = -1 if k in dropped else class_key(k)
+        nonlocal top_low
+        class_ranges = ranges[k]
+        before = class_ranges[v]
+        after = class_ranges[v] = band_range(probes[k][v])
+        if after == before:
+            return          # the keys already follow the evidence (below, waiting) as it changes
+        lo, hi = after
+        low_sum[k] += score[lo] - score[before[0]]
+        if low_sum[k] > top_low:
+            top_low = low_sum[k]
+        high_sum[k] += score[hi] - score[before[1]]
+        counts = below[v]
+        for b in _FALLS[before[1]][hi]:
+            counts[b] += 1    # one more class falls short of b in world v: v moves up where b is asked next
+            for j in waiting[v][b]:
+                keys[j][v] += worlds    # only built rows are filed
+        d = decide[after]
+        if d is None and decide[before] is not None:
+            open_count[k] -= 1
+        row = keys[k]
+        if row:
+            ask = asks[k]
+            old = ask[v]
+            if old >= 0:
+                waiting[v][old].discard(k)
+            if d is None:
+                ask[v] = row[v] = -1
+            else:
+                band, base = d
+                ask[v] = band
+                waiting[v][band].add(k)
+                row[v] = base + counts[band] * worlds + worlds - 1 - v
+        class_keys[k] = -1 if k in dropped or not open_count[k] else (high_sum[k] - floor) * span + tail[k]
 
     while True:
-        third = sorted(low_sum, reverse=True)[keep - 1] if len(probes) > keep else -math.inf
+        if n <= keep:
+            third: float = -math.inf
+        elif keep == 1:
+            third = top_low
+        else:
+            third = sorted(low_sum, reverse=True)[keep - 1]
         best = max(class_keys, default=-1)
         i = class_keys.index(best) if best >= 0 else -1
         if best < 0 or high_sum[i] < third:
@@ -354,14 +402,15 @@ def rank_probes(probes: Sequence[Sequence[Probe]], score: Sequence[int], looks: 
             class_keys[i] = -1
             dropped.add(i)
             continue
-        row = keys[i]
+        row = keys[i] or build(i)
         w = row.index(max(row))
-        narrow(probes[i][w], ranges[i][w][0], deciding_band(score, *ranges[i][w]))
+        probe = probes[i][w]
+        narrow(probe, ranges[i][w][0], asks[i][w])
         refresh(i, w)
         for j, delta in linked[i]:   # what the answer tells about the classes it dominates or is dominated by
-            if share(probes[i][w], probes[j][w], delta):
+            if share(probe, probes[j][w], delta):
                 refresh(j, w)
-    order = sorted((i for i in range(len(probes)) if not open_worlds[i] and i not in dropped),
+    order = sorted((i for i in range(n) if not open_count[i] and i not in dropped),
                    key=lambda k: (-low_sum[k], k))[:keep]
     return order, ranges
 
