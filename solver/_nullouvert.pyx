@@ -59,6 +59,18 @@ def suit_holds(declarer, left, right):
                               + PEXT8[lv][(l >> (8 * su)) & 0xFF])])
 
 
+def set_block_canon(int on):
+    """Key the relaxed game's safe suits in canonical form (1, the default) or as they lie (0): for A/B runs."""
+    global BS_CANON
+    BS_CANON = on
+
+
+def set_block_killer(int on):
+    """Try the relaxed game's killer card a ply first (1) or not (0, the default: it cost nodes): for A/B runs."""
+    global BS_KILLER
+    BS_KILLER = on
+
+
 cdef class WorldClasses:
     """The classes of worlds of one count (nullouvert_worlds.pxi), to be solved by :meth:`NullSolver.count_worlds`.
 
@@ -138,10 +150,17 @@ cdef class WorldClasses:
         self.E.blocks = 0
         self.E.d3 = 0
         self.E.u3 = 0
+        self.E.pair = 0
+        self.E.d23 = 0
+        self.E.u23 = 0
         if blocks is not None:
             self.E.blocks = 1
             self.E.d3 = <uint32_t>blocks[0]
             self.E.u3 = <uint32_t>blocks[1]
+            if len(blocks) > 2:
+                self.E.pair = 1
+                self.E.d23 = <uint32_t>blocks[2]
+                self.E.u23 = <uint32_t>blocks[3]
 
     def __dealloc__(self):
         cdef int su
@@ -222,6 +241,9 @@ cdef class NullSolver:
         self.bs.tries = 0
         self.bs.wins = 0
         self.bs.win_nodes = 0
+        self.bs.ply = 0
+        for i in range(32):
+            self.bs.killer[i] = -1
 
     def __dealloc__(self):
         dtable_free(&self.own)

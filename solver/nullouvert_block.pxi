@@ -31,6 +31,12 @@
 # a tag bit of their own) under a rank-normalised, suit-sorted exact key.
 
 
+# safe suits keyed in their canonical form (bs_key()); a switch for A/B measurements
+cdef int BS_CANON = 1
+# the killer cards by ply (bs_win()); a switch for A/B measurements
+cdef int BS_KILLER = 0
+
+
 ctypedef struct BS:
     uint32_t D             # declarer's hand
     uint32_t K[2]          # known cards of each defender (0 = left of the declarer), all of fixed suits
@@ -48,6 +54,8 @@ ctypedef struct BS:
     uint64_t wins          # blocks won
     uint64_t win_nodes     # nodes of the blocks won
     uint64_t limit         # the search gives up (a loss, nothing stored) once nodes reach it
+    int ply                # cards played since the block's root
+    int killer[32]         # by ply: the card that last settled a node there (-1: none), tried first
     Table* memo
     DD* dd                 # the double-dummy solver a state of one world is handed to
 
@@ -93,19 +101,33 @@ cdef inline int bs_quick_loss(const BS* b) noexcept nogil:
 
 
 cdef inline void bs_key(const BS* b, uint64_t* k1, uint64_t* k2) noexcept nogil:
-    """Exact key: per suit (21 bits) live count, declarer's cards compressed, and the left defender's known
-    cards (a fixed suit) or the voids (a pooled suit with unseen cards); sorted; then counts and leader."""
-    cdef uint32_t live = b.D | b.K[0] | b.K[1] | b.U, lv
+    """Exact key, per suit 21 bits, sorted; then counts and leader.
+
+    A suit without unseen cards: its code (suit_code(), 14 bits; hands
+    known), in its canonical form with a defender on lead (CODE3: a safe
+    suit as the declarer's cards lowest), as the double-dummy table keys it.
+    A pooled suit with unseen cards: bit 20, its live count, the declarer's
+    cards compressed (the lowest ones when the suit is safe against the
+    unseen cards and a defender leads: only his count matters, as in
+    suit_sig()) and the voids shown.
+    """
+    cdef uint32_t live = b.D | b.K[0] | b.K[1] | b.U, lv, db
     cdef uint64_t sig[4]
-    cdef uint64_t pay
-    cdef int su
+    cdef int su, code, defender_leads = b.leader != b.decl
     for su in range(4):
         lv = (live >> (8 * su)) & 0xFF
+        db = (b.D >> (8 * su)) & 0xFF
         if (b.U >> (8 * su)) & 0xFF:
-            pay = (<uint64_t>1 << 8) | (<uint64_t>((b.vo[0] >> su) & 1) << 1) | <uint64_t>((b.vo[1] >> su) & 1)
+            db = PEXT8[lv][db]
+            if defender_leads and BS_CANON and SAFE_CANON[db] != UNSAFE:
+                db = SAFE_CANON[db]
+            sig[su] = ((<uint64_t>1) << 20) | ((<uint64_t>__builtin_popcount(lv)) << 16) | ((<uint64_t>db) << 8) \
+                | (<uint64_t>((b.vo[0] >> su) & 1) << 1) | <uint64_t>((b.vo[1] >> su) & 1)
         else:
-            pay = <uint64_t>PEXT8[lv][(b.K[0] >> (8 * su)) & 0xFF]
-        sig[su] = ((<uint64_t>__builtin_popcount(lv)) << 17) | ((<uint64_t>PEXT8[lv][(b.D >> (8 * su)) & 0xFF]) << 9) | pay
+            code = suit_code(lv, db, (b.K[0] >> (8 * su)) & 0xFF)
+            if defender_leads and BS_CANON:
+                code = CODE3[code] & CODE3_MASK
+            sig[su] = <uint64_t>code
     sort4(sig)
     k1[0] = sig[0] | (sig[1] << 21) | (sig[2] << 42)
     k2[0] = (sig[3] | ((<uint64_t>b.cnt[0]) << 21) | ((<uint64_t>b.cnt[1]) << 25) | ((<uint64_t>b.k) << 29)
@@ -242,10 +264,17 @@ cdef int bs_win(BS* b) noexcept nogil:
         if found >= 0:
             return found
     n = bs_moves(b, moves, disc)
+    if BS_KILLER and b.killer[b.ply] >= 0:
+        for i in range(1, n):
+            if moves[i] == b.killer[b.ply]:
+                moves[i], moves[0] = moves[0], moves[i]
+                disc[i], disc[0] = disc[0], disc[i]
+                break
     res = 0 if seat == b.decl else 1
     for i in range(n):
         if bs_child(b, seat, moves[i], disc[i]) != res:
             res = 1 - res
+            b.killer[b.ply] = moves[i]
             break
     if b.nodes >= b.limit:
         return 0            # given up below: res may be wrong, so it is not stored
@@ -272,6 +301,7 @@ cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
         if disc:
             b.vo[p] |= 1 << (b.tcard[0] >> 3)
     b.tcard[b.tlen] = c
+    b.ply += 1
     b.tlen += 1
     if b.tlen == 3:
         w = bs_winner_seat(b)
@@ -284,6 +314,7 @@ cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
     else:
         res = bs_win(b)
     b.tlen -= 1
+    b.ply -= 1
     if seat == b.decl:
         b.D |= (<uint32_t>1) << c
     elif p >= 0:

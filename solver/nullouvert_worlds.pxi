@@ -129,6 +129,9 @@ ctypedef struct Enum:
     int blocks             # prove blocks of classes at once (nullouvert_block.pxi) before solving them one by one
     uint32_t d3            # the declarer's real cards of the last suit (a block pools its unseen cards)
     uint32_t u3            # the unseen real cards of the last suit (the defenders' and the skat's)
+    int pair               # also prove a unit's blocks at once, pooling the last two suits
+    uint32_t d23           # the declarer's real cards of the last two suits
+    uint32_t u23           # the unseen real cards of the last two suits
 
 
 ctypedef struct Count:
@@ -207,25 +210,26 @@ cdef void solve_split(Enum* E, DD* s, Group** g, Count* C) noexcept nogil:
     note_lost(C, idx)
 
 
-cdef int block_won(Enum* E, DD* s, BS* b, uint32_t d3, uint32_t l3, uint32_t r3, int kr, int lr,
-                   uint64_t budget) noexcept nogil:
-    """1 when the relaxed game of the block (suits 0-2 at these hands, every split of the last suit's unseen
-    cards with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won."""
-    b.D = d3 | E.d3
-    b.K[0] = l3
-    b.K[1] = r3
-    b.U = E.u3
-    b.pooled = suit_bits(3)
+cdef int block_won(Enum* E, DD* s, BS* b, uint32_t dfix, uint32_t lfix, uint32_t rfix, uint32_t dpool,
+                   uint32_t upool, uint32_t pooled, int kr, int lr, uint64_t budget) noexcept nogil:
+    """1 when the relaxed game of the block (the fixed suits at these hands, every split of the pooled suits'
+    unseen cards *upool* with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won."""
+    b.D = dfix | dpool
+    b.K[0] = lfix
+    b.K[1] = rfix
+    b.U = upool
+    b.pooled = pooled
     b.vo[0] = 0
     b.vo[1] = 0
     b.k = kr
     b.cnt[0] = lr
-    b.cnt[1] = __builtin_popcount(E.u3) - kr - lr
+    b.cnt[1] = __builtin_popcount(upool) - kr - lr
     b.decl = s.decl
     b.leader = 0
     b.tlen = 0
     b.dd = s
     b.limit = b.nodes + budget
+    b.ply = 0
     return bs_win(b) and b.nodes < b.limit
 
 
@@ -255,8 +259,10 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
     cdef uint64_t key, nodes0, probes0
     cdef int64_t m, unit, bw, lost0
     cdef int tryblock, i
-    cdef int64_t blost0
+    cdef int64_t blost0, plost0
     cdef uint64_t bnodes0
+    cdef int pairtry, j2, kr2, lr2
+    cdef uint32_t d01, l01, r01
     cdef int me = share_join(&E.share)
     C.worlds = 0
     C.lost = 0
@@ -274,6 +280,10 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
         g[1] = &E.grp[1][i1]
         if g[0].k + g[1].k > E.K or g[0].l + g[1].l > E.n:
             continue
+        # the unit's blocks (every class of these two suits' groups) are tried at once, pooling the last
+        # two suits, after its first block is all won
+        pairtry = E.pair and g[0].count == 1 and g[1].count == 1
+        plost0 = C.lost
         for i2 in range(E.ngrp[2]):
             g[2] = &E.grp[2][i2]
             kr = E.K - g[0].k - g[1].k - g[2].k
@@ -329,11 +339,35 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
                     tryblock = 0
                     b.tries += 1
                     nodes0 = b.nodes
-                    if block_won(E, s, b, d3, l3, r3, kr, lr, <uint64_t>1 << 62):
+                    if block_won(E, s, b, d3, l3, r3, E.d3, E.u3, suit_bits(3), kr, lr, <uint64_t>1 << 62):
                         b.wins += 1
                         b.win_nodes += b.nodes - nodes0
                         bw = g[0].mult * g[1].mult * g[2].mult
                         for i in range(i3 + 1, E.end3[kr][lr]):
                             C.classes += 1
                             C.worlds += bw * E.grp[3][i].mult
+                        break
+            if pairtry and i2 + 1 < E.ngrp[2]:
+                pairtry = 0
+                if C.lost == plost0:
+                    d01 = E.pat[0][g[0].start].d | E.pat[1][g[1].start].d
+                    l01 = E.pat[0][g[0].start].lm | E.pat[1][g[1].start].lm
+                    r01 = E.pat[0][g[0].start].rm | E.pat[1][g[1].start].rm
+                    kr2 = E.K - g[0].k - g[1].k
+                    lr2 = E.n - g[0].l - g[1].l
+                    b.tries += 1
+                    nodes0 = b.nodes
+                    if block_won(E, s, b, d01, l01, r01, E.d23, E.u23, suit_bits(2) | suit_bits(3), kr2, lr2,
+                                 <uint64_t>1 << 62):
+                        b.wins += 1
+                        b.win_nodes += b.nodes - nodes0
+                        for j2 in range(i2 + 1, E.ngrp[2]):
+                            kr = kr2 - E.grp[2][j2].k
+                            lr = lr2 - E.grp[2][j2].l
+                            if kr < 0 or kr > 2 or lr < 0 or lr > 8:
+                                continue
+                            bw = g[0].mult * g[1].mult * E.grp[2][j2].mult
+                            for i in range(E.start3[kr][lr], E.end3[kr][lr]):
+                                C.classes += 1
+                                C.worlds += bw * E.grp[3][i].mult
                         break

@@ -37,12 +37,14 @@ def cases(n: int, count: int, seed: int) -> list[tuple[int, int, int, int]]:
     return out
 
 
+@pytest.mark.parametrize("pair", [False, True])
 @pytest.mark.parametrize("hand,pool,k,decl", cases(3, 30, 21) + cases(4, 4, 22))
-def test_blocks_change_no_count(hand: int, pool: int, k: int, decl: int) -> None:
+def test_blocks_change_no_count(hand: int, pool: int, k: int, decl: int, pair: bool) -> None:
     plain = NullOuvertAnalyser(8)
     plain.blocks = False
     blocks = NullOuvertAnalyser(8)
     blocks.blocks = True
+    blocks.pair_blocks = pair
     got = blocks.count_worlds(hand, pool, k, decl)
     assert got == plain.count_worlds(hand, pool, k, decl)
     assert got[1] == sum(brute.dd_lose(w[0], decl) for w in brute.worlds(hand, pool, k, decl))

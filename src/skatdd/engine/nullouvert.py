@@ -80,6 +80,8 @@ class NullOuvertAnalyser:
         #: prove blocks of classes at once (nullouvert_block.pxi): exact, but it paid on few
         #: hands (docs/engine.md), so off
         self.blocks = False
+        #: with blocks, also a unit's blocks at once, pooling the last two suits
+        self.pair_blocks = False
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
@@ -185,7 +187,8 @@ class NullOuvertAnalyser:
         solvers = self.solvers(self.count_jobs(k, jobs))
         plan = _nullouvert.WorldClasses(
             [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers),
-            (hand & 0xFF000000, pool & 0xFF000000) if self.blocks else None)
+            None if not self.blocks else (hand & 0xFF000000, pool & 0xFF000000) if not self.pair_blocks else
+            (hand & 0xFF000000, pool & 0xFF000000, hand & 0xFFFF0000, pool & 0xFFFF0000))
         runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
