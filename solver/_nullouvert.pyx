@@ -22,7 +22,6 @@ include "play.pxi"
 include "nullouvert_table.pxi"
 include "nullouvert_suits.pxi"
 include "nullouvert_dd.pxi"
-include "nullouvert_block.pxi"
 include "nullouvert_worlds.pxi"
 include "nullouvert_honest.pxi"
 
@@ -59,18 +58,6 @@ def suit_holds(declarer, left, right):
                               + PEXT8[lv][(l >> (8 * su)) & 0xFF])])
 
 
-def set_block_canon(int on):
-    """Key the relaxed game's safe suits in canonical form (1, the default) or as they lie (0): for A/B runs."""
-    global BS_CANON
-    BS_CANON = on
-
-
-def set_block_killer(int on):
-    """Try the relaxed game's killer card a ply first (1) or not (0, the default: it cost nodes): for A/B runs."""
-    global BS_KILLER
-    BS_KILLER = on
-
-
 cdef class WorldClasses:
     """The classes of worlds of one count (nullouvert_worlds.pxi), to be solved by :meth:`NullSolver.count_worlds`.
 
@@ -88,7 +75,7 @@ cdef class WorldClasses:
     cdef Enum E
     cdef readonly bint split
 
-    def __cinit__(self, groups, int skat_unseen, int n, int parts=1, blocks=None):
+    def __cinit__(self, groups, int skat_unseen, int n, int parts=1):
         cdef int su, i, j, kk, ll, np
         cdef Pattern* arr
         cdef Group* grp
@@ -147,20 +134,6 @@ cdef class WorldClasses:
         self.E.n = n
         share_init(&self.E.share, (<long long>self.E.ngrp[0]) * self.E.ngrp[1], parts)
         self.E.stop = 0
-        self.E.blocks = 0
-        self.E.d3 = 0
-        self.E.u3 = 0
-        self.E.pair = 0
-        self.E.d23 = 0
-        self.E.u23 = 0
-        if blocks is not None:
-            self.E.blocks = 1
-            self.E.d3 = <uint32_t>blocks[0]
-            self.E.u3 = <uint32_t>blocks[1]
-            if len(blocks) > 2:
-                self.E.pair = 1
-                self.E.d23 = <uint32_t>blocks[2]
-                self.E.u23 = <uint32_t>blocks[3]
 
     def __dealloc__(self):
         cdef int su
@@ -198,7 +171,6 @@ cdef class NullSolver:
     cdef Table memo
     cdef DD dd
     cdef HS hs
-    cdef BS bs
     cdef public int tt_mb
     cdef NullSolver owner
 
@@ -235,15 +207,6 @@ cdef class NullSolver:
         self.hs.memo = &self.memo
         self.hs.dd = &self.dd
         self.hs.nodes = 0
-        self.bs.memo = &self.memo
-        self.bs.dd = &self.dd
-        self.bs.nodes = 0
-        self.bs.tries = 0
-        self.bs.wins = 0
-        self.bs.win_nodes = 0
-        self.bs.ply = 0
-        for i in range(32):
-            self.bs.killer[i] = -1
 
     def __dealloc__(self):
         dtable_free(&self.own)
@@ -260,22 +223,13 @@ cdef class NullSolver:
     def reset_stats(self):
         self.dd.nodes = 0
         self.hs.nodes = 0
-        self.bs.nodes = 0
-        self.bs.tries = 0
-        self.bs.wins = 0
-        self.bs.win_nodes = 0
         self.view.hits = self.view.probes = self.view.near_hits = 0
         self.memo.hits = self.memo.probes = self.memo.near_hits = 0
 
     @property
     def nodes(self):
         """Double-dummy plus honest-search nodes since the last :meth:`reset_stats`."""
-        return self.dd.nodes + self.hs.nodes + self.bs.nodes
-
-    @property
-    def block_stats(self):
-        """``(tries, wins, nodes)`` of the blocks of classes searched at once since the last :meth:`reset_stats`."""
-        return self.bs.tries, self.bs.wins, self.bs.nodes, self.bs.win_nodes
+        return self.dd.nodes + self.hs.nodes
 
     @property
     def dd_nodes(self):
@@ -349,31 +303,9 @@ cdef class NullSolver:
             raise ValueError("groups of several patterns need the declarer on lead (seat 0)")
         self.dd.decl = decl
         with nogil:
-            enum_run(&plan.E, &self.dd, &self.bs, &C)
+            enum_run(&plan.E, &self.dd, &C)
         first = None if C.first_lost[0] < 0 else tuple(C.first_lost[i] for i in range(4))
         return C.worlds, C.lost, C.classes, first
-
-    def block_wins(self, int decl, D, K0, K1, U, int cnt0, int cnt1, int k, pooled=0xFF000000):
-        """The relaxed game of a block (nullouvert_block.pxi) from the first trick (seat 0 leads): True when won."""
-        cdef int r
-        self.bs.D = <uint32_t>D
-        self.bs.K[0] = <uint32_t>K0
-        self.bs.K[1] = <uint32_t>K1
-        self.bs.U = <uint32_t>U
-        self.bs.pooled = <uint32_t>pooled
-        self.bs.vo[0] = 0
-        self.bs.vo[1] = 0
-        self.bs.cnt[0] = cnt0
-        self.bs.cnt[1] = cnt1
-        self.bs.k = k
-        self.bs.decl = decl
-        self.bs.leader = 0
-        self.bs.tlen = 0
-        self.bs.limit = <uint64_t>1 << 62
-        self.dd.decl = decl
-        with nogil:
-            r = bs_win(&self.bs)
-        return bool(r)
 
     # -- honest search -------------------------------------------------------
     cdef void _set_hs(self, state) except *:

@@ -41,14 +41,6 @@
 cdef enum:
     MAX_PARTS = 64         # threads one count can run on
 
-cdef extern from *:
-    """
-    #ifndef SKATDD_BLOCK_AFTER
-    #define SKATDD_BLOCK_AFTER 0
-    #endif
-    """
-    int BLOCK_AFTER "SKATDD_BLOCK_AFTER"
-
 
 cdef extern from *:
     """
@@ -126,12 +118,6 @@ ctypedef struct Enum:
     int n                  # cards per hand
     Share share            # the units of work (pairs of groups of suits 0 and 1) left to each part
     int stop               # set to stop every run at its next class
-    int blocks             # prove blocks of classes at once (nullouvert_block.pxi) before solving them one by one
-    uint32_t d3            # the declarer's real cards of the last suit (a block pools its unseen cards)
-    uint32_t u3            # the unseen real cards of the last suit (the defenders' and the skat's)
-    int pair               # also prove a unit's blocks at once, pooling the last two suits
-    uint32_t d23           # the declarer's real cards of the last two suits
-    uint32_t u23           # the unseen real cards of the last two suits
 
 
 ctypedef struct Count:
@@ -210,30 +196,7 @@ cdef void solve_split(Enum* E, DD* s, Group** g, Count* C) noexcept nogil:
     note_lost(C, idx)
 
 
-cdef int block_won(Enum* E, DD* s, BS* b, uint32_t dfix, uint32_t lfix, uint32_t rfix, uint32_t dpool,
-                   uint32_t upool, uint32_t pooled, int kr, int lr, uint64_t budget) noexcept nogil:
-    """1 when the relaxed game of the block (the fixed suits at these hands, every split of the pooled suits'
-    unseen cards *upool* with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won."""
-    b.D = dfix | dpool
-    b.K[0] = lfix
-    b.K[1] = rfix
-    b.U = upool
-    b.pooled = pooled
-    b.vo[0] = 0
-    b.vo[1] = 0
-    b.k = kr
-    b.cnt[0] = lr
-    b.cnt[1] = __builtin_popcount(upool) - kr - lr
-    b.decl = s.decl
-    b.leader = 0
-    b.tlen = 0
-    b.dd = s
-    b.limit = b.nodes + budget
-    b.ply = 0
-    return bs_win(b) and b.nodes < b.limit
-
-
-cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
+cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
     """Solve the classes of the units this run takes from E.share until none is left, adding them up in *C*.
 
     A unit is a pair of groups of suits 0 and 1.  Each run joins as the
@@ -257,12 +220,7 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
     cdef Pattern *qn
     cdef uint32_t d3, l3, r3
     cdef uint64_t key, nodes0, probes0
-    cdef int64_t m, unit, bw, lost0
-    cdef int tryblock, i
-    cdef int64_t blost0, plost0
-    cdef uint64_t bnodes0
-    cdef int pairtry, j2, kr2, lr2
-    cdef uint32_t d01, l01, r01
+    cdef int64_t m, unit
     cdef int me = share_join(&E.share)
     C.worlds = 0
     C.lost = 0
@@ -280,10 +238,6 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
         g[1] = &E.grp[1][i1]
         if g[0].k + g[1].k > E.K or g[0].l + g[1].l > E.n:
             continue
-        # the unit's blocks (every class of these two suits' groups) are tried at once, pooling the last
-        # two suits, after its first block is all won
-        pairtry = E.pair and g[0].count == 1 and g[1].count == 1
-        plost0 = C.lost
         for i2 in range(E.ngrp[2]):
             g[2] = &E.grp[2][i2]
             kr = E.K - g[0].k - g[1].k - g[2].k
@@ -301,12 +255,6 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
                 l3 |= q.lm
                 r3 |= q.rm
                 idx[su] = q.idx
-            # a block (every class of these three suits' groups) is tried at once after its first class,
-            # when that one is won: a lost first class is the usual sign of a lost block, whose relaxed
-            # game is lost too and would be searched for nothing
-            tryblock = E.blocks and not split and E.end3[kr][lr] - E.start3[kr][lr] >= 2
-            blost0 = C.lost
-            bnodes0 = s.nodes
             for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                 g[3] = &E.grp[3][i3]
                 q = &E.pat[3][g[3].start]
@@ -320,54 +268,15 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
                 s.hand[(dseat + 2) % 3] = r3 | q.rm
                 C.classes += 1
                 C.worlds += m
-                lost0 = C.lost
                 if split or g[3].count > 1:
                     solve_split(E, s, g, C)
                     searched = 1
-                else:
-                    nodes0 = s.nodes
-                    probes0 = s.tt.probes
-                    r = root_lose(s, ALL_CARDS)
-                    searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
-                    if r:
-                        C.lost += m
-                        idx[3] = q.idx
-                        note_lost(C, idx)
-                # once the block's classes, all won so far, have cost T nodes, the rest of
-                # the block is tried at once (T: BLOCK_AFTER)
-                if tryblock and C.lost == blost0 and s.nodes - bnodes0 >= BLOCK_AFTER and i3 + 1 < E.end3[kr][lr]:
-                    tryblock = 0
-                    b.tries += 1
-                    nodes0 = b.nodes
-                    if block_won(E, s, b, d3, l3, r3, E.d3, E.u3, suit_bits(3), kr, lr, <uint64_t>1 << 62):
-                        b.wins += 1
-                        b.win_nodes += b.nodes - nodes0
-                        bw = g[0].mult * g[1].mult * g[2].mult
-                        for i in range(i3 + 1, E.end3[kr][lr]):
-                            C.classes += 1
-                            C.worlds += bw * E.grp[3][i].mult
-                        break
-            if pairtry and i2 + 1 < E.ngrp[2]:
-                pairtry = 0
-                if C.lost == plost0:
-                    d01 = E.pat[0][g[0].start].d | E.pat[1][g[1].start].d
-                    l01 = E.pat[0][g[0].start].lm | E.pat[1][g[1].start].lm
-                    r01 = E.pat[0][g[0].start].rm | E.pat[1][g[1].start].rm
-                    kr2 = E.K - g[0].k - g[1].k
-                    lr2 = E.n - g[0].l - g[1].l
-                    b.tries += 1
-                    nodes0 = b.nodes
-                    if block_won(E, s, b, d01, l01, r01, E.d23, E.u23, suit_bits(2) | suit_bits(3), kr2, lr2,
-                                 <uint64_t>1 << 62):
-                        b.wins += 1
-                        b.win_nodes += b.nodes - nodes0
-                        for j2 in range(i2 + 1, E.ngrp[2]):
-                            kr = kr2 - E.grp[2][j2].k
-                            lr = lr2 - E.grp[2][j2].l
-                            if kr < 0 or kr > 2 or lr < 0 or lr > 8:
-                                continue
-                            bw = g[0].mult * g[1].mult * E.grp[2][j2].mult
-                            for i in range(E.start3[kr][lr], E.end3[kr][lr]):
-                                C.classes += 1
-                                C.worlds += bw * E.grp[3][i].mult
-                        break
+                    continue
+                nodes0 = s.nodes
+                probes0 = s.tt.probes
+                r = root_lose(s, ALL_CARDS)
+                searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
+                if r:
+                    C.lost += m
+                    idx[3] = q.idx
+                    note_lost(C, idx)

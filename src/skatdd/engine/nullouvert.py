@@ -77,11 +77,6 @@ class NullOuvertAnalyser:
     def __init__(self, tt_mb: int = 128) -> None:
         self.solver = _nullouvert.NullSolver(tt_mb)
         self._workers: list[_nullouvert.NullSolver] = []
-        #: prove blocks of classes at once (nullouvert_block.pxi): exact, but it paid on few
-        #: hands (docs/engine.md), so off
-        self.blocks = False
-        #: with blocks, also a unit's blocks at once, pooling the last two suits
-        self.pair_blocks = False
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
@@ -186,9 +181,7 @@ class NullOuvertAnalyser:
         suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
         solvers = self.solvers(self.count_jobs(k, jobs))
         plan = _nullouvert.WorldClasses(
-            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers),
-            None if not self.blocks else (hand & 0xFF000000, pool & 0xFF000000) if not self.pair_blocks else
-            (hand & 0xFF000000, pool & 0xFF000000, hand & 0xFFFF0000, pool & 0xFFFF0000))
+            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
         runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
