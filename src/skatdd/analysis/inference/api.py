@@ -271,15 +271,10 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
         auction = evidence.auction
         # Each seat's cards now plus those it played: its dealt ten (for a pick-up declarer, the ten he
         # plays with, as Auction says).
-        played = [0, 0, 0]
-        for seat, card in view.played:
-            played[seat] |= 1 << card
-
         weigh = auction_pool_weigher(auction, others)  # auction_weigher's floats, the whole pool at once in C
-        seen_played = (played[0], played[1], played[2])
 
         def likelihoods(worlds: list[World]) -> list[float]:
-            return weigh(worlds, seen_played)
+            return weigh(worlds, view.played_masks)
 
         if iid:
             space = WorldSpace(view)
@@ -300,8 +295,7 @@ def bid_weighted_worlds(view: View, evidence: Evidence, n: int, rng: random.Rand
                     bid_weights += likelihoods(more)
                     if enough is None:
                         continue
-                    model += [unmixed((w.hands[0] | played[0], w.hands[1] | played[1], w.hands[2] | played[2]))
-                              for w in more]
+                    model += [unmixed(w.start_hands(view)) for w in more]
                     if effective_size(model) >= enough:
                         break
         else:

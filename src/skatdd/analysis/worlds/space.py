@@ -57,10 +57,8 @@ class World(NamedTuple):
 
     def start_hands(self, view: View) -> tuple[Mask, Mask, Mask]:
         """The hands as they were before the view's played cards: each hand plus what its seat played."""
-        hands = list(self.hands)
-        for seat, card in view.played:
-            hands[seat] |= 1 << card
-        return hands[0], hands[1], hands[2]
+        a, b, c = view.played_masks
+        return self.hands[0] | a, self.hands[1] | b, self.hands[2] | c
 
 
 @dataclass(frozen=True)
@@ -103,6 +101,14 @@ class View:
         missing = sum(self.sizes) - seen.bit_count()
         if missing != self.unseen.bit_count():
             raise DealFormatError(f"the view places {missing} unseen cards but has {self.unseen.bit_count()}")
+
+    @functools.cached_property
+    def played_masks(self) -> tuple[Mask, Mask, Mask]:
+        """The cards each seat has played, by seat (what :meth:`World.start_hands` adds back)."""
+        played = [0, 0, 0]
+        for seat, card in self.played:
+            played[seat] |= 1 << card
+        return played[0], played[1], played[2]
 
     @property
     def needs(self) -> tuple[int, int, int, int]:
