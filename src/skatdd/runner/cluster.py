@@ -39,11 +39,12 @@ from typing import Any
 
 from skatdd.core.errors import MissingDependencyError, SkatddError, quote
 from skatdd.engine.solve import Solver, solver_or_default
+from skatdd.engine.threads import usable_cores
 
 from .ordered import Chunk, WorkFuture, run_ordered
 from .outcome import INTERNAL_ERROR, LineHandler, LineOutcome, error_outcome
 from .stopping import deferred_stops
-from .workers import cap_workers, usable_cores
+from .workers import cap_workers
 
 __all__ = ["CHUNK_LINES", "ClusterError", "chunk_size", "connect", "parse_address", "run_chunk", "run_on_cluster"]
 

@@ -42,6 +42,7 @@ from typing import IO, Any
 
 from skatdd.core.errors import SkatddError
 from skatdd.engine.solve import MODES, Solver, solver_or_default
+from skatdd.engine.threads import usable_cores
 from skatdd.formats.json_object import load_json, position_from_json
 
 from .ordered import Chunk, Item, run_ordered
@@ -58,7 +59,7 @@ from .outcome import (
     record_line,
 )
 from .stopping import deferred_stops
-from .workers import cap_workers, init_worker, usable_cores
+from .workers import cap_workers, init_worker
 
 # The outcome types live in .outcome; they are re-exported here, where callers have always found them.
 __all__ = [

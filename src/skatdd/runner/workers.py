@@ -25,10 +25,11 @@ import sys
 import threading
 import time
 
-from ..engine.threads import usable_cores
+from skatdd.engine.threads import usable_cores
+
 from .memory import available_mib
 
-__all__ = ["cap_workers", "init_worker", "usable_cores"]
+__all__ = ["cap_workers", "init_worker"]
 
 #: ``prctl`` option: the signal the kernel sends this process when its parent ends (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
