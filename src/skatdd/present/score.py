@@ -21,8 +21,9 @@ def matadors_label(m: int) -> str:
     return f"with {m}" if m > 0 else f"without {-m}"
 
 
-def _result_line(decl: Declaration, score: Score, points: int | None, tricks: int | None, bid: int | None) -> str:
-    """Who won and why, plus the schneider/schwarz reached, in one line."""
+def _result_line(decl: Declaration, score: Score) -> str:
+    """Who won and why, plus the schneider/schwarz reached, in one line (*decl*: the score's declaration)."""
+    points, tricks, bid = score.points, score.tricks, score.bid
     if decl.game.is_null:
         assert tricks is not None
         if score.declarer_wins:
@@ -61,10 +62,10 @@ def report_lines(score: Score) -> list[str]:
 
     Needs the declaration the score holds (:func:`~skatdd.core.scoring.score_game` sets it); ``ValueError`` without.
     """
-    decl, points, tricks, bid = score.declaration, score.points, score.tricks, score.bid
+    decl = score.declaration
     if decl is None:
         raise ValueError("a Score built without its declaration has no report")
-    lines = [f"Game:        {decl}" + (f" (bid {bid})" if bid is not None else "")]
+    lines = [f"Game:        {decl}" + (f" (bid {score.bid})" if score.bid is not None else "")]
     if decl.game.is_null:
         lines.append(f"Game value:  {score.game_value} (fixed null value)")
     else:
@@ -72,7 +73,7 @@ def report_lines(score: Score) -> list[str]:
         lines.append(f"Matadors:    {matadors_label(score.matadors)}")
         lines.append(f"Multiplier:  {score.multiplier} = " + " + ".join(parts))
         lines.append(f"Game value:  {score.multiplier} x {BASE_VALUES[decl.game]} = {score.game_value}")
-    lines.append(f"Result:      {_result_line(decl, score, points, tricks, bid)}")
+    lines.append(f"Result:      {_result_line(decl, score)}")
     lines.append(f"Score:       {_signed(score.score)}")
     defenders = f"+{score.seeger_defenders}" if score.seeger_defenders else "0"
     lines.append(f"Seeger:      {_signed(score.seeger)} for the declarer, {defenders} for each defender")
