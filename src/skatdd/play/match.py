@@ -277,7 +277,7 @@ def play_deal(deal: MatchDeal, config: MatchConfig, line: int, *, solver: Solver
     _check_bid(deal)
     a, b = config.specs()
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
-    played = play_hosted(record, solver, ((label, spec.factory, spec.hosted) for label, spec in zip(LABELS, (a, b), strict=True)),
+    played = play_hosted(record, solver, dict(zip(LABELS, (a, b), strict=True)),
                          lambda hosts, worlds: [_play_game(deal, 1, a, b, config.seed, line, config.timeout, hosts, worlds),
                                                 _play_game(deal, 2, b, a, config.seed, line, config.timeout, hosts, worlds)])
     if played is None:

@@ -16,7 +16,7 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,7 +25,7 @@ from skatdd.core.errors import quote
 from skatdd.engine.solve import Solver
 
 from .hosting import HostDied, HostTimeout, PlayerHost
-from .players import PlayerFactory, share_solver
+from .players import PlayerSpec, share_solver
 from .worlds_used import WorldsUsed
 
 __all__ = ["DEFAULT_TIMEOUT", "LABELS", "Hosted", "PlayerFailure", "PlayerTimeout", "Shown", "as_card", "deadline",
@@ -124,11 +124,11 @@ def make_hosted(host: PlayerHost, seat: int, seed: int, timeout: float | None) -
 Game = TypeVar("Game")
 
 
-def play_hosted(record: dict[str, Any], solver: Solver, specs: Iterable[tuple[str, PlayerFactory, bool]],
+def play_hosted(record: dict[str, Any], solver: Solver, specs: Mapping[str, PlayerSpec],
                 play: Callable[[dict[str, PlayerHost], WorldsUsed], list[Game]]) -> tuple[list[Game], WorldsUsed] | None:
     """Play one deal's games: ``play(hosts, worlds)`` with *solver* shared by the searching players.
 
-    *specs* are ``(label, factory, hosted)``: each hosted player (a plug-in)
+    *specs* are the players by label: each hosted player (a plug-in)
     gets a :class:`~skatdd.play.hosting.PlayerHost` of its own for the deal,
     closed whatever happens (also on Ctrl-C: no host outlives its deal).
     What the players print goes to stderr, never into the records.  A
@@ -136,7 +136,7 @@ def play_hosted(record: dict[str, Any], solver: Solver, specs: Iterable[tuple[st
     ``None``; else the games and the worlds the searching players used.
     """
     share_solver(solver)
-    hosts = {label: PlayerHost(factory) for label, factory, hosted in specs if hosted}
+    hosts = {label: PlayerHost(spec.factory) for label, spec in specs.items() if spec.hosted}
     worlds = WorldsUsed()
     try:
         with contextlib.redirect_stdout(sys.stderr):

@@ -305,8 +305,7 @@ def play_full_deal(deal: FullDeal, config: FullConfig, line: int, *, solver: Sol
     a, b = config.specs()
     specs = {"A": a, "B": b}
     record: dict[str, Any] = {**deal.to_json(), "players": {"A": a.name, "B": b.name}, "seed": config.seed}
-    played = play_hosted(record, solver_or_default(solver),
-                         ((label, spec.factory, spec.hosted) for label, spec in specs.items()),
+    played = play_hosted(record, solver_or_default(solver), specs,
                          lambda hosts, worlds: [_play_seating(deal, seating, specs, config.seed, line, config.timeout,
                                                               hosts, worlds) for seating in SEATINGS])
     if played is None:
