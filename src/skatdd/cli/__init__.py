@@ -130,7 +130,7 @@ def cli() -> None:
 
 def all_commands() -> dict[str, click.Command]:
     """Every command of the group by name, each module imported (for walking them all: tests, docs)."""
-    ctx = click.Context(cli, info_name="skatdd")
+    ctx = click.Context(cli, info_name="skatdd", **cli.context_settings)  # as the group makes its own
     found = {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
     return {name: command for name, command in found.items() if command is not None}
 

@@ -89,4 +89,3 @@ class Weigher:
             mask >>= 8
             i += 1
         return total
-
