@@ -159,6 +159,46 @@ def test_bid_stopped_by_a_signal_reports_that_signal(sig: int) -> None:
     assert run.text().strip() == f"{said}: nothing printed (the table needs every skat)."
 
 
+#: A pool whose second worker is still starting (its parent's handlers, inherited by fork) when SIGTERM comes.
+SLOW_STARTING_WORKER = """
+import functools, multiprocessing, os, signal, sys, threading, time
+import skatdd.runner.lines as lines
+from skatdd.runner.stopping import stop_on_signals
+
+started = lines._init_worker
+def slow_start(*args):
+    time.sleep(0.5 if multiprocessing.current_process()._identity[0] == 1 else 3.0)
+    started(*args)
+lines._init_worker = slow_start
+
+threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
+try:
+    with stop_on_signals():
+        lines.run_lines(((i, "x") for i in range(100)), handler=functools.partial(lines.solve_line, mode="value"),
+                        jobs=2, emit=lambda outcome: None)
+except KeyboardInterrupt:
+    sys.exit(143)
+"""
+
+
+def test_a_pool_stopped_while_a_worker_starts_still_exits() -> None:
+    """A worker that has not reset its handlers yet only records SIGTERM: the pool kills its workers outright.
+
+    With SIGTERM the starting worker lived on and waited for ever on the
+    task queue's lock (held by the idle worker killed in its read), and the
+    run never exited (seen once in CI: ``bid`` stopped as its workers started).
+    """
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_STARTING_WORKER], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_child_setup)
+    try:
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143, err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_null_ouvert_on_two_threads_stopped_by_a_signal(sig: int) -> None:
     """A hand game counted on two threads (seconds of work) stops on the signal with its status and one line."""

@@ -214,21 +214,27 @@ def _new_executor(jobs: int, solver: Solver, handler: LineHandler) -> ProcessPoo
 
 
 def _kill(executor: ProcessPoolExecutor) -> None:
-    """Cancel queued work and terminate the workers now (they ignore SIGINT).
+    """Cancel queued work and kill the workers now (SIGKILL: they ignore SIGINT).
 
     ``ProcessPoolExecutor`` has no public way to stop running work, so the
-    worker processes are terminated directly.  Then the pool's manager
-    thread, which sees them die and closes the pool's pipes, is waited for:
-    left running, it raced the interpreter's exit hook, which wakes it
-    through one of those pipes (``Exception ignored ... Bad file
-    descriptor`` on stderr after the command's last line).
+    worker processes are killed directly.  Not with SIGTERM: a worker still
+    starting has its parent's Python handlers (inherited through ``fork``
+    until :func:`~skatdd.runner.workers.init_worker` resets them), which
+    only record a SIGTERM; such a worker lived on and waited for ever on
+    the task queue's lock, which an idle worker killed in its read still
+    held, and the pool's manager thread waited for it, and the
+    interpreter's exit for the manager.  Then the manager thread, which
+    sees the workers die and closes the pool's pipes, is waited for: left
+    running, it raced the interpreter's exit hook, which wakes it through
+    one of those pipes (``Exception ignored ... Bad file descriptor`` on
+    stderr after the command's last line).
     """
     workers = list((getattr(executor, "_processes", None) or {}).values())
     manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         if proc.is_alive():
-            proc.terminate()
+            proc.kill()
     for proc in workers:
         proc.join(timeout=5)
     if manager is not None:

@@ -10,7 +10,7 @@ depend on the number of workers.
 
 A pool's worker runs :func:`init_worker` first: it ignores Ctrl-C (its
 parent handles it and ends the workers), takes SIGTERM and SIGHUP with
-their default action (so the parent's ``terminate()`` ends it at once), and
+their default action (a SIGTERM or SIGHUP sent to the whole group ends it), and
 dies with its parent: on Linux the kernel kills it when the parent goes
 (``prctl(PR_SET_PDEATHSIG)``), elsewhere a thread watching the parent's
 pid ends it within a second.  So a parent killed outright (SIGKILL, a
