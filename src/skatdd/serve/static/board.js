@@ -522,15 +522,17 @@
   /* How the worlds were weighed (advise's --inference), in the words of the CLI's report. */
   const INFERENCE_WORDS = { bids: "the bidding", play: "the cards played", all: "the bidding and the cards played" };
 
+  const oneDecimal = (v) => (typeof v === "number" ? v.toFixed(1) : "–");
+
   function sdSummary(advice) {
     let text = (advice.exact ? "All " + advice.worlds.toLocaleString("en") + " worlds solved (exact)"
       : advice.evaluated.toLocaleString("en") + " of " + advice.worlds.toLocaleString("en") + " worlds, drawn with seed "
         + advice.seed) + ", " + SEATS[advice.seat] + " to play.";
     if (advice.inference && advice.inference !== "none") {
-      text += " Weighed by " + INFERENCE_WORDS[advice.inference] + ": effective sample size " + advice.ess.toFixed(1) +
+      text += " Weighed by " + INFERENCE_WORDS[advice.inference] + ": effective sample size " + oneDecimal(advice.ess) +
         " of " + advice.evaluated.toLocaleString("en") + " worlds";
-      if (advice.inference !== "play") text += " (the bidding alone, over the " + advice.pool.toLocaleString("en") +
-        " worlds it weighed: " + advice.pool_ess.toFixed(1) + ")";
+      if (advice.inference !== "play") text += " (the bidding alone, over the " + (typeof advice.pool === "number" ? advice.pool.toLocaleString("en") : "–") +
+        " worlds it weighed: " + oneDecimal(advice.pool_ess) + ")";
       text += ".";
     }
     return text;
@@ -574,7 +576,7 @@
       row.appendChild(cell);
       row.appendChild(el("td", "num", (100 * c.win).toFixed(1) + "%"));
       row.appendChild(el("td", "num", c.mean_value === null ? "–" : c.mean_value.toFixed(1)));
-      if (honest && honest.best) row.appendChild(el("td", "num honest", (100 * c.honest_win).toFixed(1) + "%"));
+      if (honest && honest.best) row.appendChild(el("td", "num honest", c.honest_win === null ? "–" : (100 * c.honest_win).toFixed(1) + "%"));
       row.appendChild(el("td", null, [best ? "best" : "", honestBest ? "honest best" : ""].filter((t) => t).join(", ")));
       body.appendChild(row);
     });
