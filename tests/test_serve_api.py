@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import re
 import signal
 import socket
 import threading
@@ -71,6 +72,14 @@ def _without(obj: dict[str, Any], *names: str) -> dict[str, Any]:
     return {k: v for k, v in obj.items() if k not in names}
 
 
+def _timeless(advice: dict[str, Any]) -> dict[str, Any]:
+    """An advice object without its timings (``seconds``, and the honest search's own ``seconds``)."""
+    out = _without(advice, "seconds")
+    if isinstance(out.get("honest"), dict):
+        out["honest"] = _without(out["honest"], "seconds")
+    return out
+
+
 def _cli_json(*args: str) -> dict[str, Any]:
     result = invoke(*args)
     assert result.exit_code == 0, result.stderr
@@ -114,6 +123,14 @@ ADVISE_CASES = {
     "ISS record after 7 cards, weighed by the auction and the play": (
         {"position": EXAMPLE.read_text(), "after": 7, "worlds": 20, "seed": 2, "inference": "all"},
         [EXAMPLE.read_text(), "--after", "7", "--worlds", "20", "--seed", "2", "--inference", "all"]),
+    "ISS record after 18 cards, weighed, with the honest search": (
+        {"position": EXAMPLE.read_text(), "after": 18, "worlds": 30, "seed": 2, "inference": "all", "honest": True},
+        [EXAMPLE.read_text(), "--after", "18", "--worlds", "30", "--seed", "2", "--inference", "all", "--honest"]),
+    "ISS record after 21 cards, the honest search over 3 tricks": (
+        {"position": EXAMPLE.read_text(), "after": 21, "worlds": 30, "seed": 2, "honest": True, "honest_tricks": 3},
+        [EXAMPLE.read_text(), "--after", "21", "--worlds", "30", "--seed", "2", "--honest", "--honest-tricks", "3"]),
+    "honest false is the flag not given": ({"position": EXAMPLE.read_text(), "after": 7, "worlds": 10, "honest": False},
+                                           [EXAMPLE.read_text(), "--after", "7", "--worlds", "10"]),
     "null, cards played, exact": ({"position": _deal_json(NULL_DEAL, "null", 0), "played": "C7 CA DJ CT HA C9",
                                    "worlds": 5000, "seed": 9},
                                   [json.dumps(_deal_json(NULL_DEAL, "null", 0)), "--played", "C7 CA DJ CT HA C9",
@@ -127,7 +144,43 @@ def test_advise_answers_what_the_cli_prints(server: Server, name: str) -> None:
     reply = server.post("/api/advise", body)
     assert reply.status == 200, reply
     cli = _cli_json("advise", *args, "--json", "--jobs", "1", "--tt-mb", TT)
-    assert _without(reply.json(), "seconds") == _without(cli, "seconds")
+    assert _timeless(reply.json()) == _timeless(cli)
+
+
+def test_advise_on_the_board_position_weighs_the_records_auction(server: Server) -> None:
+    """The board asks on the position /api/board/load answered (the record's auction as its ``bids``) plus the
+    cards played: with ``inference`` and ``honest`` that is still the CLI's advice on the record itself."""
+    game = server.post("/api/board/load", {"text": RECORD}).json()
+    assert game["position"]["bids"][:3] == [[1, "18"], [0, "p"], [2, "20"]]
+    for cards, extra, options in (
+            (7, {"inference": "bids"}, ["--inference", "bids"]),
+            (18, {"inference": "all", "honest": True, "honest_tricks": "4"},
+             ["--inference", "all", "--honest", "--honest-tricks", "4"])):
+        played = game["line"][:cards]
+        body = {"position": game["position"], "played": played, "worlds": 25, "seed": 4, **extra}
+        reply = server.post("/api/advise", body)
+        assert reply.status == 200, reply
+        cli = _cli_json("advise", RECORD, "--played", " ".join(played), "--worlds", "25", "--seed", "4", *options,
+                        "--json", "--jobs", "1", "--tt-mb", TT)
+        assert _timeless(reply.json()) == _timeless(cli)
+        if "honest" not in extra:
+            # The auction narrowed the pool; without it (the board's position before) the weights were not the CLI's.
+            assert cli["pool_ess"] < cli["pool"]
+            bare = server.post("/api/advise", {**body, "position": _without(game["position"], "bids")}).json()
+            assert bare["pool_ess"] == bare["pool"] != cli["pool_ess"]
+
+
+def test_advise_stream_with_honest(server: Server) -> None:
+    body, _ = ADVISE_CASES["ISS record after 18 cards, weighed, with the honest search"]
+    reply = server.post("/api/advise/stream", body)
+    assert reply.status == 200
+    result = json.loads(reply.body.decode().splitlines()[-1])["result"]
+    plain = server.post("/api/advise", body).json()
+    assert _timeless(result) == _timeless(plain) and result["honest"]["best"] == ["HQ"]
+    # Refused before any work: an ordinary error answer, the CLI's message.
+    refused = server.post("/api/advise/stream", {"position": RECORD, "after": 15, "honest": True})
+    assert refused.status == 400
+    assert refused.json() == {"error": _cli_error("advise", RECORD, "--after", "15", "--honest")}
 
 
 def test_advise_does_not_depend_on_the_cli_jobs(server: Server) -> None:
@@ -211,6 +264,20 @@ ADVISE_ERRORS = {
     "unknown game": ({"position": json.loads(_broken()), "game": "bridge"}, [_broken(), "--game", "bridge"]),
     "game over": ({"position": RECORD, "after": 30}, [RECORD, "--after", "30"]),
     "unknown inference": ({"position": RECORD, "inference": "magic"}, [RECORD, "--inference", "magic"]),
+    "honest on a defender's move": ({"position": RECORD, "after": 16, "honest": True},
+                                    [RECORD, "--after", "16", "--honest"]),
+    "honest with five cards left": ({"position": RECORD, "after": 15, "honest": True},
+                                    [RECORD, "--after", "15", "--honest"]),
+    "honest_tricks below the cards left": ({"position": RECORD, "after": 18, "honest": True, "honest_tricks": 3},
+                                           [RECORD, "--after", "18", "--honest", "--honest-tricks", "3"]),
+    "honest_tricks out of range": ({"position": RECORD, "after": 18, "honest": True, "honest_tricks": 9},
+                                   [RECORD, "--after", "18", "--honest", "--honest-tricks", "9"]),
+    "honest_tricks not a number": ({"position": RECORD, "honest": True, "honest_tricks": "four"},
+                                   [RECORD, "--honest", "--honest-tricks", "four"]),
+    "honest_tricks without honest": ({"position": RECORD, "after": 18, "honest_tricks": 3},
+                                     [RECORD, "--after", "18", "--honest-tricks", "3"]),
+    "honest_tricks with honest false": ({"position": RECORD, "after": 18, "honest": False, "honest_tricks": 3},
+                                        [RECORD, "--after", "18", "--honest-tricks", "3"]),
 }
 
 
@@ -219,7 +286,9 @@ def test_advise_bad_input_gets_400_and_the_cli_message(server: Server, name: str
     body, args = ADVISE_ERRORS[name]
     reply = server.post("/api/advise", body)
     assert reply.status == 400, reply
-    assert reply.json() == {"error": _cli_error("advise", *args, "--json", "--jobs", "1")}
+    # Less the usage line the CLI adds to a usage error: a request has no command line.
+    message = re.sub(r" \(usage: .*\)$", "", _cli_error("advise", *args, "--json", "--jobs", "1"))
+    assert reply.json() == {"error": message}
 
 
 @pytest.mark.parametrize("body, message", [
@@ -230,6 +299,9 @@ def test_advise_bad_input_gets_400_and_the_cli_message(server: Server, name: str
     ('{"position": {}, "wrolds": 5}', "unknown field 'wrolds'"),
     ('{"position": {}, "worlds": [5]}', "field 'worlds' must be a number or a string"),
     ('{"position": {}, "worlds": true}', "field 'worlds' must be a number or a string"),
+    ('{"position": {}, "honest": "yes"}', "field 'honest' must be true or false, got \"yes\""),
+    ('{"position": {}, "honest": 1}', "field 'honest' must be true or false, got 1"),
+    ('{"position": {}, "honest": true, "honest_tricks": true}', "field 'honest_tricks' must be a number or a string"),
     ('{"position": {"hands": []}, "worlds": 5001}', "--worlds 5001: this server solves at most 5000 worlds a request"),
 ])
 def test_advise_request_shape(server: Server, body: str, message: str) -> None:

@@ -9,7 +9,9 @@ card (the hands, the trick, every legal card's value and the best ones, as
 (a variation in the move list, new values, a new chart line), a link that
 reproduces the board, a seat's view with the other hands face down,
 single-dummy values (as ``skatdd advise --json``) with a progress bar and a
-cancel button that stops the server's work, ``<script>`` in player names,
+cancel button that stops the server's work, the same weighed by the bidding
+and the play and with the honest search (the request carries the board's
+choices; the answer shown is the CLI's with ``--inference``, ``--honest``), ``<script>`` in player names,
 dealing with a seed, uploading a file, and an error message.
 """
 from __future__ import annotations
@@ -306,6 +308,106 @@ def test_single_dummy_values_progress_and_cancel(driver: Any, board: Server) -> 
     assert not driver.find_element("id", "sd-table").is_displayed()
     wait_until(lambda: board.status()["busy"] == 0, 30, "the cancelled request's worker freed")
     assert board.status()["replaced"] >= 1
+
+
+RECORD_FETCHES_JS = """
+window.sentAdvice = [];
+const original = window.fetch;
+window.fetch = function (url, init) {
+  if (String(url).indexOf('/api/advise') >= 0) window.sentAdvice.push(JSON.parse(init.body));
+  return original.apply(this, arguments);
+};
+"""
+
+
+def sd_table(driver: Any) -> dict[str, list[str]]:
+    """Every row of the single-dummy table: the card's code and the text of its cells after the card."""
+    return {r.get_attribute("data-card"): [td.text for td in r.find_elements("tag name", "td")[1:]]
+            for r in driver.find_elements("css selector", "#sd-table tbody tr")}
+
+
+def ask_advice(driver: Any) -> dict[str, Any]:
+    """Click the single-dummy button and wait for the answer (or the error); the request body the board sent."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    sent = len(driver.execute_script("return window.sentAdvice"))
+    driver.find_element("id", "sd-start").click()
+    WebDriverWait(driver, 120, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return document.getElementById('sd-cancel').hidden"))
+    bodies: list[dict[str, Any]] = driver.execute_script("return window.sentAdvice")
+    assert len(bodies) == sent + 1
+    return bodies[-1]
+
+
+def test_single_dummy_inference_and_honest_controls(driver: Any, board: Server) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    load_record(driver, board)
+    go_to(driver, CARDS[:18])  # the declarer to play with four cards: the honest search applies
+    driver.execute_script(RECORD_FETCHES_JS)
+    for field, value in (("sd-worlds", "30"), ("sd-seed", "2")):
+        box = driver.find_element("id", field)
+        box.clear()
+        box.send_keys(value)
+    played = " ".join(CARDS[:18])
+
+    def cli(*options: str) -> dict[str, Any]:
+        result = invoke("advise", RECORD, "--played", played, "--worlds", "30", "--seed", "2", *options, "--json",
+                        "--jobs", "1")
+        assert result.exit_code == 0, result.stderr
+        out: dict[str, Any] = json.loads(result.stdout)
+        return out
+
+    # By default neither is sent, and the answer is plain advise's.
+    assert Select(driver.find_element("id", "sd-inference")).first_selected_option.get_attribute("value") == "none"
+    assert not driver.find_element("id", "sd-honest").is_selected()
+    assert not driver.find_element("id", "sd-honest-tricks").is_enabled()
+    body = ask_advice(driver)
+    assert "inference" not in body and "honest" not in body and "honest_tricks" not in body
+    plain = cli()
+    assert sd_table(driver) == {c["card"]: [f"{100 * c['win']:.1f}%", f"{c['mean_value']:.1f}",
+                                            "best" if c["card"] in plain["best"] else ""] for c in plain["cards"]}
+    assert not driver.find_element("id", "sd-honest-head").is_displayed()
+    assert driver.find_element("id", "sd-honest-status").text == ""
+    assert "Weighed" not in driver.find_element("id", "sd-status").text
+
+    # Weighed by the bidding and the play, with the honest search: both sent, and the CLI's answer shown.
+    Select(driver.find_element("id", "sd-inference")).select_by_value("all")
+    driver.find_element("id", "sd-honest").click()
+    assert driver.find_element("id", "sd-honest-tricks").is_enabled()
+    body = ask_advice(driver)
+    assert (body["inference"], body["honest"], body["honest_tricks"]) == ("all", True, "4")
+    advice = cli("--inference", "all", "--honest")
+    honest_best = advice["honest"]["best"]
+    expected = {c["card"]: [f"{100 * c['win']:.1f}%", f"{c['mean_value']:.1f}", f"{100 * c['honest_win']:.1f}%",
+                            ", ".join(([] if c["card"] not in advice["best"] else ["best"]) +
+                                      ([] if c["card"] not in honest_best else ["honest best"]))]
+                for c in advice["cards"]}
+    shown = sd_table(driver)
+    assert shown == expected
+    assert [row[1] for row in shown.values()] != [f"{c['mean_value']:.1f}" for c in plain["cards"]]  # weighed
+    assert driver.find_element("id", "sd-honest-head").is_displayed()
+    status = driver.find_element("id", "sd-status").text
+    assert (f"Weighed by the bidding and the cards played: effective sample size {advice['ess']:.1f} of 30 worlds"
+            in status), status
+    honest_text = driver.find_element("id", "sd-honest-status").text
+    assert honest_text.startswith("Honest best (at most 4 tricks left;") and "a single-dummy best card too" in honest_text
+    screenshot(driver, "serve-board-single-dummy-honest.png")
+
+    # Three tricks at most: the declarer's four cards are too many, and the board shows the CLI's message.
+    box = driver.find_element("id", "sd-honest-tricks")
+    box.clear()
+    box.send_keys("3")
+    body = ask_advice(driver)
+    assert body["honest_tricks"] == "3"
+    result = invoke("advise", RECORD, "--played", played, "--inference", "all", "--honest", "--honest-tricks", "3")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "Error: " + driver.find_element("id", "sd-status").text
+    assert "bad" in driver.find_element("id", "sd-status").get_attribute("class")
+    assert not driver.find_elements("css selector", "#sd-table tbody tr")  # the answer before is not left standing
+    # The browser logs the refused request (status 400); nothing else went wrong.
+    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors and all("/api/advise/stream" in m and "400" in m for m in errors), errors
 
 
 def test_script_in_player_names_stays_text(driver: Any, board: Server) -> None:

@@ -6,7 +6,8 @@
   object ``skatdd solve BODY --mode all --json`` prints.
 * :func:`advise_request`: the body is ``{"position": ..., "worlds": N,
   "seed": S}`` (and optionally ``played``, ``after``, ``game``,
-  ``declarer``: the command's options of those names).  The fields are
+  ``declarer``, ``inference``, ``honest``, ``honest_tricks``: the command's
+  options of those names).  The fields are
   read by serve's own schema (:mod:`skatdd.serve.schema`), each as the
   command's option reads it (so a bad value gets the CLI's message), the
   position read as the command reads it
@@ -29,9 +30,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from skatdd.analysis.advise.api import advise
+from skatdd.analysis.advise.api import advise, honest_refusal
 from skatdd.analysis.inference.api import input_auction
-from skatdd.core.errors import plural, shorten_quoted
+from skatdd.core.errors import DealFormatError, plural, shorten_quoted
 from skatdd.core.rules import Game
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.json_object import load_json
@@ -90,7 +91,11 @@ def advise_request(body: str, *, solver: Solver | None = None, progress: Callabl
     pos = advice_position(read, played=request.played, after=request.after)
     declaration = read.spec.declaration()
     bids = input_auction(read.bids) if request.inference in ("bids", "all") else ()
+    refusal = honest_refusal(pos, request.honest_tricks) if request.honest else None
+    if refusal is not None:
+        raise DealFormatError(f"--honest: {refusal}")  # the CLI's words (cli/advise.py)
     progress(0, 0)
     solver.clear()
     return advise(pos, declaration, worlds=request.worlds, seed=request.seed, solver=solver, progress=progress,
-                  inference=request.inference, bids=bids).to_json()
+                  inference=request.inference, bids=bids,
+                  honest=request.honest_tricks if request.honest else None).to_json()

@@ -43,6 +43,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from skatdd.analysis.advise.api import MAX_HONEST_TRICKS
+from skatdd.analysis.honest.api import DEFAULT_TRICKS
 from skatdd.analysis.review.api import REVIEW_SEED, REVIEW_SKATS, REVIEW_WORLDS
 from skatdd.core.cards import SUIT_LETTERS, card_name, card_symbol
 from skatdd.core.rules import SEAT_NAMES
@@ -205,7 +207,9 @@ def _page() -> str:
     data = json_text({"cards": _card_faces(), "seatNames": list(SEAT_NAMES), "version": __version__})
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     review = {"skats": REVIEW_SKATS, "worlds": REVIEW_WORLDS, "seed": REVIEW_SEED}
-    return env.get_template("board.html.j2").render(page_data=data, version=__version__, review=review)
+    honest = {"tricks": DEFAULT_TRICKS, "max": MAX_HONEST_TRICKS}  # advise's --honest-tricks default and range
+    return env.get_template("board.html.j2").render(page_data=data, version=__version__, review=review,
+                                                    honest=honest)
 
 
 def _asset(package: str, path: str) -> str:

@@ -7,7 +7,8 @@ record, a JSON deal or position, or deal text with ``game`` and
 "seed": S}``, from :mod:`skatdd.tools.generate`).  The answer is the board's
 game: ``position``, the JSON object of the start (no ``played``: the
 ten-card hands before the first card, or the position a JSON endgame
-describes), ``line``, the recorded cards from there, and ``info``, what a
+describes; with the input's auction as ``bids`` when it states one),
+``line``, the recorded cards from there, and ``info``, what a
 header shows (source, id, players, contract, declarer, bid, the server's
 result).  The board sends ``position`` back with every later question, so
 the server keeps no state between requests.
@@ -99,13 +100,21 @@ def _result_text(result: IssResult) -> str:
     return ", ".join(parts)
 
 
-def _board_game(spec: GameSpec, info: dict[str, Any]) -> dict[str, Any]:
-    """The board's game for *spec*: its start without ``played``, the played cards as the line, and *info*."""
+def _board_game(spec: GameSpec, info: dict[str, Any], bids: tuple[tuple[int, str], ...] = ()) -> dict[str, Any]:
+    """The board's game for *spec*: its start without ``played``, the played cards as the line, and *info*.
+
+    The start carries the input's auction *bids* as a JSON deal's ``bids``
+    (when there is one), so advice asked with ``inference`` ``bids`` or
+    ``all`` on the board's position weighs it as the CLI weighs the input's.
+    """
     start = dataclasses.replace(spec, played=[])
     declaration = spec.declaration()
     info = {"id": spec.id, "players": ["", "", ""], "contract": str(declaration), "declarer": spec.declarer,
             "hand": declaration.hand, "bid": spec.bid, **info}
-    return {"position": start.to_json(), "line": [card_name(c) for c in spec.played], "info": info}
+    position = start.to_json()
+    if bids:
+        position["bids"] = [[seat, move] for seat, move in bids]
+    return {"position": position, "line": [card_name(c) for c in spec.played], "info": info}
 
 
 def _iss_info(record: IssGame) -> dict[str, Any]:
@@ -156,7 +165,7 @@ def board_load(body: str) -> dict[str, Any]:
         info = {"source": "json", "title": f"Game {spec.id}" if spec.id is not None else "JSON position"}
     else:
         info = {"source": "text", "title": "Deal"}
-    return _board_game(spec, info)
+    return _board_game(spec, info, found.bids)
 
 
 def node_of(pos: Position, index: int, step: dict[str, Any] | None, *, solver: Solver | None = None) -> dict[str, Any]:

@@ -1,13 +1,18 @@
 """The advise request's schema: its fields, each read as the ``skatdd advise`` option of that name reads it.
 
 A body is ``{"position": ..., "worlds": N, "seed": S}`` and optionally
-``played``, ``after``, ``game``, ``declarer``, ``inference``.  Each field is converted by
-the same Click parameter type as the command's option (an integer range,
-an integer, a contract, a seat), so a bad value gets the CLI's message
-byte for byte (tests/test_serve_api.py compares them), and the defaults are
-the command's constants (:data:`~skatdd.analysis.advise.api.DEFAULT_WORLDS`,
-:data:`~skatdd.analysis.advise.api.DEFAULT_SEED`).  The schema is serve's
-own: serve and cli are both top layers, and neither imports the other.
+``played``, ``after``, ``game``, ``declarer``, ``inference``, ``honest``,
+``honest_tricks``.  Each field is converted by the same Click parameter
+type as the command's option (an integer range, an integer, a contract, a
+seat, a choice), so a bad value gets the CLI's message byte for byte
+(tests/test_serve_api.py compares them), and the defaults are the command's
+constants (:data:`~skatdd.analysis.advise.api.DEFAULT_WORLDS`,
+:data:`~skatdd.analysis.advise.api.DEFAULT_SEED`,
+:data:`~skatdd.analysis.honest.api.DEFAULT_TRICKS`).  ``honest`` is the
+flag ``--honest``: JSON ``true`` or ``false``; ``honest_tricks`` without
+``honest: true`` is refused with the CLI's message, as ``--honest-tricks``
+without ``--honest`` is.  The schema is serve's own: serve and cli are both
+top layers, and neither imports the other.
 """
 from __future__ import annotations
 
@@ -17,7 +22,8 @@ from typing import Any
 
 import click
 
-from skatdd.analysis.advise.api import DEFAULT_SEED, DEFAULT_WORLDS
+from skatdd.analysis.advise.api import DEFAULT_SEED, DEFAULT_WORLDS, MAX_HONEST_TRICKS
+from skatdd.analysis.honest.api import DEFAULT_TRICKS
 from skatdd.analysis.inference.api import INFERENCES
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import Game, parse_game, parse_seat
@@ -52,9 +58,15 @@ _FIELDS: dict[str, click.Option] = {
     "game": click.Option(["--game"], type=_Parsed("GAME", parse_game)),
     "declarer": click.Option(["--declarer"], type=_Parsed("SEAT", parse_seat)),
     "inference": click.Option(["--inference"], type=click.Choice(INFERENCES)),
+    "honest": click.Option(["--honest"], is_flag=True),
+    "honest_tricks": click.Option(["--honest-tricks"], type=click.IntRange(1, MAX_HONEST_TRICKS)),
 }
 #: Field name -> the ``skatdd advise`` option it stands for.
 ADVISE_OPTIONS = {name: option.opts[0] for name, option in _FIELDS.items()}
+#: The fields that are flags: JSON ``true`` or ``false``, not a value's text.
+_FLAGS = ("honest",)
+#: ``skatdd advise``'s message for ``--honest-tricks`` without ``--honest`` (cli/options.check_honest_tricks).
+_HONEST_TRICKS_ALONE = "--honest-tricks needs --honest: without it no honest search runs"
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,8 @@ class AdviseRequest:
     game: tuple[Game, bool] | None = None
     declarer: int | None = None
     inference: str = "none"
+    honest: bool = False
+    honest_tricks: int = DEFAULT_TRICKS
 
 
 def _is_record_text(text: str) -> bool:
@@ -95,12 +109,21 @@ def _option_text(name: str, value: Any) -> str:
     return str(value)
 
 
+def _flag(name: str, value: Any) -> bool:
+    """A flag field's value: JSON ``true`` or ``false`` (the flag given or not), nothing else."""
+    if not isinstance(value, bool):
+        raise RequestError(f"field {quote(name)} must be true or false, got {json_text(value)[:40]}")
+    return value
+
+
 def read_advise_request(obj: Any) -> AdviseRequest:
     """The :class:`AdviseRequest` a decoded body stands for; the field's message, as the CLI's, for a bad one.
 
     Raises :class:`RequestError` for a body of the wrong shape and
     :class:`click.BadParameter` (the CLI's option error) for a bad value,
-    checked in the order of :data:`ADVISE_OPTIONS`, as the command checks its options.
+    checked in the order of :data:`ADVISE_OPTIONS`, as the command checks its options;
+    then :class:`click.UsageError` for ``honest_tricks`` without ``honest: true``,
+    as the command checks that after reading its options.
     """
     if not isinstance(obj, dict):
         raise RequestError('the request body must be a JSON object: {"position": ..., "worlds": N, "seed": S}')
@@ -109,7 +132,13 @@ def read_advise_request(obj: Any) -> AdviseRequest:
         raise RequestError(f"unknown field {quote(str(unknown[0]))}: expected position, {', '.join(_FIELDS)}")
     if obj.get("position") is None:
         raise RequestError("field 'position' is missing: expected a JSON position object or an ISS record")
-    texts = {name: _option_text(name, obj[name]) for name in _FIELDS if obj.get(name) is not None}
+    given = [name for name in _FIELDS if obj.get(name) is not None]
+    flags = {name: _flag(name, obj[name]) for name in given if name in _FLAGS}
+    texts = {name: _option_text(name, obj[name]) for name in given if name not in _FLAGS}
     position = _position_text(obj["position"])
-    values = {name: _FIELDS[name].type.convert(text, _FIELDS[name], None) for name, text in texts.items()}
+    values: dict[str, Any] = {name: _FIELDS[name].type.convert(text, _FIELDS[name], None)
+                              for name, text in texts.items()}
+    if "honest_tricks" in values and not flags.get("honest", False):
+        raise click.UsageError(_HONEST_TRICKS_ALONE)
+    values.update(flags)
     return AdviseRequest(position=position, **values)

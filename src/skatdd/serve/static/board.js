@@ -519,6 +519,36 @@
 
   /* ------------------------------------------------------------------ single-dummy */
 
+  /* How the worlds were weighed (advise's --inference), in the words of the CLI's report. */
+  const INFERENCE_WORDS = { bids: "the bidding", play: "the cards played", all: "the bidding and the cards played" };
+
+  const oneDecimal = (v) => (typeof v === "number" ? v.toFixed(1) : "–");
+
+  function sdSummary(advice) {
+    let text = (advice.exact ? "All " + advice.worlds.toLocaleString("en") + " worlds solved (exact)"
+      : advice.evaluated.toLocaleString("en") + " of " + advice.worlds.toLocaleString("en") + " worlds, drawn with seed "
+        + advice.seed) + ", " + SEATS[advice.seat] + " to play.";
+    if (advice.inference && advice.inference !== "none") {
+      text += " Weighed by " + INFERENCE_WORDS[advice.inference] + ": effective sample size " + oneDecimal(advice.ess) +
+        " of " + advice.evaluated.toLocaleString("en") + " worlds";
+      if (advice.inference !== "play") text += " (the bidding alone, over the " + (typeof advice.pool === "number" ? advice.pool.toLocaleString("en") : "–") +
+        " worlds it weighed: " + oneDecimal(advice.pool_ess) + ")";
+      text += ".";
+    }
+    return text;
+  }
+
+  /* The honest search's verdict (advise's --honest): its best cards against the single-dummy best, or why it gave up. */
+  function honestSummary(advice) {
+    const honest = advice.honest;
+    if (!honest) return "";
+    const left = "at most " + honest.tricks + " trick" + (honest.tricks === 1 ? "" : "s") + " left";
+    if (!honest.best) return "Honest search (" + left + "): gave up: " + honest.gave_up;
+    return "Honest best (" + left + "; the same card in all worlds the declarer cannot tell apart): " +
+      honest.best.map((code) => CARDS[code].text).join(" ") + ": " +
+      (honest.differs ? "differs from the single-dummy best (which fuses strategies here)" : "a single-dummy best card too") + ".";
+  }
+
   function renderSd() {
     const node = state.cur, table = $("sd-table"), body = table.querySelector("tbody"), status = $("sd-status");
     const running = state.sd !== null;
@@ -532,19 +562,22 @@
     status.classList.toggle("bad", !advice && !!node.sdError);
     if (running && state.sd.node === node) status.textContent = "Solving worlds…";
     else if (!advice) status.textContent = node.sdError || node.sdNote || "";
-    else status.textContent = (advice.exact ? "All " + advice.worlds.toLocaleString("en") + " worlds solved (exact)"
-      : advice.evaluated.toLocaleString("en") + " of " + advice.worlds.toLocaleString("en") + " worlds, drawn with seed "
-        + advice.seed) + ", " + SEATS[advice.seat] + " to play.";
+    else status.textContent = sdSummary(advice);
+    $("sd-honest-status").textContent = advice ? honestSummary(advice) : "";
+    const honest = advice && advice.honest ? advice.honest : null;
+    $("sd-honest-head").hidden = !(honest && honest.best);
     if (!advice) return;
     advice.cards.forEach((c) => {
-      const row = el("tr", advice.best.indexOf(c.card) >= 0 ? "best-row" : null);
+      const best = advice.best.indexOf(c.card) >= 0, honestBest = !!(honest && honest.best && honest.best.indexOf(c.card) >= 0);
+      const row = el("tr", best ? "best-row" : null);
       row.setAttribute("data-card", c.card);
       const cell = el("td");
       cell.appendChild(cardEl(c.card));
       row.appendChild(cell);
       row.appendChild(el("td", "num", (100 * c.win).toFixed(1) + "%"));
       row.appendChild(el("td", "num", c.mean_value === null ? "–" : c.mean_value.toFixed(1)));
-      row.appendChild(el("td", null, advice.best.indexOf(c.card) >= 0 ? "best" : ""));
+      if (honest && honest.best) row.appendChild(el("td", "num honest", c.honest_win === null ? "–" : (100 * c.honest_win).toFixed(1) + "%"));
+      row.appendChild(el("td", null, [best ? "best" : "", honestBest ? "honest best" : ""].filter((t) => t).join(", ")));
       body.appendChild(row);
     });
   }
@@ -561,11 +594,18 @@
     const controller = new AbortController();
     const run = { node: node, controller: controller };
     state.sd = run;
+    node.sd = null;  // the advice shown answered other choices: an error or a cancel must not leave it standing
     node.sdError = node.sdNote = null;
     sdProgress(0, 0);
     renderSd();
     const body = { position: state.game.position, played: node.path().join(" "),
                    worlds: $("sd-worlds").value, seed: $("sd-seed").value };
+    // advise's --inference and --honest [--honest-tricks K]: sent only when chosen, as the options are given.
+    if ($("sd-inference").value !== "none") body.inference = $("sd-inference").value;
+    if ($("sd-honest").checked) {
+      body.honest = true;
+      body.honest_tricks = $("sd-honest-tricks").value;
+    }
     try {
       const response = await fetch("/api/advise/stream", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: controller.signal,
@@ -817,6 +857,9 @@
   }));
   $("sd-form").addEventListener("submit", (e) => { e.preventDefault(); startSd(); });
   $("sd-cancel").addEventListener("click", () => cancelSd());
+  const honestTricks = () => { $("sd-honest-tricks").disabled = !$("sd-honest").checked; };
+  $("sd-honest").addEventListener("change", honestTricks);
+  honestTricks();  // a checkbox the browser restored on reload
   $("four-colour").addEventListener("change", () => document.body.classList.toggle("four-colour", $("four-colour").checked));
   $("copy-link").addEventListener("click", async () => {
     try {
