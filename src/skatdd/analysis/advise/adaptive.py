@@ -44,8 +44,9 @@ import functools
 import math
 import random
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
 from skatdd.analysis.worlds.draw import sample_indices
@@ -256,8 +257,13 @@ def decide(pos: Position, declaration: Declaration, view: View, n: int, rng: ran
     space = WorldSpace(view)
     population = min(n, len(space))
     indices = sample_indices(len(space), population, rng)  # a random order of all of them when at most n
-    draws = ((index, space[index]) for index in indices)
-    return _sequential(pos, declaration, draws, population, None, solver=solver, bid=bid,
+
+    def take(count: int) -> list[tuple[int, World]]:
+        # A batch's indices are drawn from *rng* when the batch is asked for, as one by one, then unranked together.
+        batch = list(islice(indices, count))
+        return list(zip(batch, space.worlds_at(batch), strict=True))
+
+    return _sequential(pos, declaration, take, population, None, solver=solver, bid=bid,
                        declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
 
 
@@ -276,16 +282,23 @@ def decide_weighted(pos: Position, declaration: Declaration, worlds: Sequence[Wo
     if all(w == k and k >= 0 for w, k in zip(weights, counts, strict=True)):
         order = [i for i, k in enumerate(counts) for _ in range(k)]
         rng.shuffle(order)
-        return _sequential(pos, declaration, ((i, worlds[i]) for i in order), len(order), None, solver=solver,
-                           bid=bid, declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
-    return _sequential(pos, declaration, enumerate(worlds), len(worlds), list(weights), solver=solver, bid=bid,
-                       declarer_played=declarer_played, adaptive=False, delta=delta, rho=rho)
+        return _sequential(pos, declaration, _taker((i, worlds[i]) for i in order), len(order), None,
+                           solver=solver, bid=bid, declarer_played=declarer_played, adaptive=adaptive, delta=delta,
+                           rho=rho)
+    return _sequential(pos, declaration, _taker(enumerate(worlds)), len(worlds), list(weights), solver=solver,
+                       bid=bid, declarer_played=declarer_played, adaptive=False, delta=delta, rho=rho)
 
 
-def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[int, World]], population: int,
-                weights: list[float] | None, *, solver: Solver, bid: int | None, declarer_played: int,
-                adaptive: bool, delta: float, rho: float) -> Choice:
-    """Solve *draws* (``(key, world)``; a key seen before is not solved again) in batches until the rule stops.
+def _taker(draws: Iterator[tuple[int, World]]) -> Callable[[int], list[tuple[int, World]]]:
+    """The next *count* of *draws*, as :func:`_sequential` takes them."""
+    return lambda count: list(islice(draws, count))
+
+
+def _sequential(pos: Position, declaration: Declaration, take: Callable[[int], list[tuple[int, World]]],
+                population: int, weights: list[float] | None, *, solver: Solver, bid: int | None,
+                declarer_played: int, adaptive: bool, delta: float, rho: float) -> Choice:
+    """Solve the draws ``take(k)`` gives, *k* at a time (``(key, world)``; a key seen before is not solved
+    again), in batches until the rule stops; no more than the *population* draws are taken.
 
     *weights* (by key, ``None``: each draw weighs 1) weigh the draws; only
     unweighted draws may stop early.
@@ -295,9 +308,11 @@ def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[i
     spread = score_spread(declaration, bid)
     solved: dict[int, tuple[World, dict[Card, int], dict[Card, int] | None]] = {}
     keys: list[int] = []
+    rows: list[dict[Card, int]] = []  # per draw, its world's scores by card
+    utilities: dict[Card, list[int]] = {}  # per card, the mover's score per draw (grown a batch at a time)
     stopped = "all"
     while len(keys) < population:
-        batch = [next(draws) for _ in range(min(BATCH, population - len(keys)))]
+        batch = take(min(BATCH, population - len(keys)))
         fresh = {key: world for key, world in batch if key not in solved}
         worlds = list(fresh.values())
         bands_of: list[dict[Card, int]] = []
@@ -305,16 +320,19 @@ def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[i
         for i, (key, world) in enumerate(fresh.items()):
             solved[key] = (world, scores[i], bands_of[i] if bands_of else None)
         keys.extend(key for key, _ in batch)
+        new_rows = [solved[key][1] for key, _ in batch]
+        rows.extend(new_rows)
         if adaptive and weights is None and len(keys) < population:
-            utilities = {card: [sign * solved[key][1][card] for key in keys] for card in solved[keys[0]][1]}
+            for card in rows[0]:
+                utilities.setdefault(card, []).extend([sign * row[card] for row in new_rows])
             _, bound = loss_bound(utilities, population, spread, delta)
             if bound <= rho:
                 stopped = "settled"
                 break
     weight = [1.0 if weights is None else weights[key] for key in keys]
     total = sum(weight)
-    cards = list(solved[keys[0]][1])
-    sums = {card: sum(w * solved[key][1][card] for w, key in zip(weight, keys, strict=True)) for card in cards}
+    cards = list(rows[0])
+    sums = {card: sum(w * row[card] for w, row in zip(weight, rows, strict=True)) for card in cards}
     target = max(sign * v for v in sums.values())
     best = [card for card, v in sums.items() if sign * v == target]
     if len(best) > 1 and not pos.game.is_null:
