@@ -13,7 +13,8 @@ for its card on the same states; CPU per decision (median, mean, total)
 and, for the adaptive players, the worlds each decision used.  With
 ``--before SRC`` the decisions run in fresh processes, before and after in
 turn ``--reps`` times, and each player's CPU is given against the first
-player's of the same run, in total and at the median decision.
+player's of the same run, in total and at the median decision, and against
+itself before (each run after over the run before it, the median of those).
 
     python benchmarks/bench_adaptive.py --match --worlds 30 --deals 40 --reps 3 --before /tmp/before/src
     python benchmarks/bench_adaptive.py --decisions 6 --worlds 10 pimc:10 pimc:10,full pimc:10+bids
@@ -114,6 +115,7 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}, "
           f"{args.reps} runs each, interleaved", flush=True)
     ratios: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)
+    figures: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)  # (total, median)
     for rep in range(args.reps):
         for label, src in (("before", args.before), ("after", args.after)):
             env = dict(os.environ)
@@ -129,6 +131,7 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
                 s = stats[name]
                 ratio = (s["total"] / base["total"], s["median"] / base["median"])
                 ratios[label, name].append(ratio)
+                figures[label, name].append((s["total"], s["median"]))
                 shown.append(f"{name} {s['median']:.2f} ms median, {s['total']:.2f} s total ({ratio[0]:.2f}x, "
                              f"{ratio[1]:.2f}x)")
             print(f"  rep {rep + 1} {label:6} " + "; ".join(shown) + f", load {os.getloadavg()[0]:.2f}", flush=True)
@@ -137,6 +140,14 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
         print(f"median {label:6} {name:16} {statistics.median(totals):.2f}x {names[0]} in total "
               f"({min(totals):.2f}-{max(totals):.2f}), {statistics.median(medians):.2f}x at the median "
               f"({min(medians):.2f}-{max(medians):.2f})")
+    for name in names:  # each player after against itself before, run by run (the runs in turn are pairs)
+        pairs = list(zip(figures["before", name], figures["after", name], strict=True))
+        totals = [after[0] / before[0] for before, after in pairs]
+        medians = [after[1] / before[1] for before, after in pairs]
+        print(f"after/before {name:16} {statistics.median(totals):.3f}x in total ({min(totals):.2f}-{max(totals):.2f}), "
+              f"{statistics.median(medians):.3f}x at the median ({min(medians):.2f}-{max(medians):.2f}); "
+              f"median totals {statistics.median(b[0] for b, _ in pairs):.2f} s before, "
+              f"{statistics.median(a[0] for _, a in pairs):.2f} s after")
 
 
 def main() -> None:

@@ -125,18 +125,23 @@ def loss_bound(utilities: Mapping[Card, Sequence[float]], population: int, sprea
 
 
 @functools.lru_cache(maxsize=4096)
-@functools.lru_cache(maxsize=4096)
 def _band_scores(declaration: Declaration, mats: int, bid: int | None) -> tuple[int, ...]:
     """The declared game's score in each band (:data:`~skatdd.analysis.best.bands.BAND_SAMPLES`) with *mats*."""
     return tuple(score_game(declaration, matadors=mats, points=p, tricks=t, bid=bid).score for p, t in BAND_SAMPLES)
 
 
 @functools.lru_cache(maxsize=1024)
+def _null_scores(declaration: Declaration, bid: int | None) -> tuple[int, int]:
+    """The null game's score when the declarer takes no trick, and when he takes one."""
+    return score_game(declaration, tricks=0, bid=bid).score, score_game(declaration, tricks=1, bid=bid).score
+
+
+@functools.lru_cache(maxsize=1024)
 def score_spread(declaration: Declaration, bid: int | None) -> int:
     """R: the largest difference between two bands' scores of the declared game, over every matador count."""
     if declaration.game.is_null:
-        won = score_game(declaration, tricks=0, bid=bid).score
-        return abs(won - score_game(declaration, tricks=1, bid=bid).score)
+        won, lost = _null_scores(declaration, bid)
+        return abs(won - lost)
     top = 11 if declaration.game.is_suit else 4
     spreads = [max(s) - min(s) for m in range(1, top + 1) for s in (_band_scores(declaration, m, bid),
                                                                     _band_scores(declaration, -m, bid))]
@@ -230,8 +235,7 @@ def _world_scores(pos: Position, declaration: Declaration, bid: int | None, decl
                   worlds: Sequence[World], solver: Solver, bands_of: list[dict[Card, int]]) -> list[dict[Card, int]]:
     """Per world, every legal card's score of the declared game (the declarer's side's); the bands go to *bands_of*."""
     if pos.game.is_null:
-        won = score_game(declaration, tricks=0, bid=bid).score
-        lost = score_game(declaration, tricks=1, bid=bid).score
+        won, lost = _null_scores(declaration, bid)
         results, _ = card_results_many(pos, WinRule.of(declaration), worlds, solver=solver)
         return [{card: won if wins else lost for card, (_, wins) in world.items()} for world in results]
     out = []
