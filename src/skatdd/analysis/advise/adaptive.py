@@ -50,7 +50,7 @@ from itertools import islice
 
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
 from skatdd.analysis.worlds.draw import sample_indices
-from skatdd.analysis.worlds.space import View, World, WorldSpace
+from skatdd.analysis.worlds.space import View, World, space_of
 from skatdd.analysis.worlds.values import WinRule, card_results_many, world_position
 from skatdd.core.cards import CARDS, Card
 from skatdd.core.position import Position
@@ -258,7 +258,7 @@ def decide(pos: Position, declaration: Declaration, view: View, n: int, rng: ran
     *bid* the auction's bid (the overbid check), *rng* draws the worlds.
     *adaptive* False solves all *n* (the full evaluation, the same worlds).
     """
-    space = WorldSpace(view)
+    space = space_of(view)
     population = min(n, len(space))
     indices = sample_indices(len(space), population, rng)  # a random order of all of them when at most n
 

@@ -31,7 +31,7 @@ from itertools import islice
 
 from skatdd.core.errors import DealFormatError, SkatddError
 
-from .space import View, World, WorldSpace
+from .space import View, World, WorldSpace, space_of
 
 #: The most worlds a run solves for one decision (a hand in ``odds``, a position in ``advise``, a card in
 #: ``analyse --worlds``).  A million worlds are hours of work on a core (``odds``: about 15-60 ms a world with
@@ -132,7 +132,7 @@ class WorldDraw:
     def __init__(self, view: View, n: int, rng: random.Random, *, limit: int = MAX_WORLDS, rule: str = "") -> None:
         if n < 1:
             raise DealFormatError(f"the number of worlds must be at least 1, not {n}")
-        self.space = WorldSpace(view)
+        self.space = space_of(view)
         self.consistent = len(self.space)
         check_world_count(n, self.consistent, limit, rule)
         self.exact = self.consistent <= n
