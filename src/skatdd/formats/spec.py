@@ -487,16 +487,14 @@ def replay_cards(pos: Position, played: Iterable[Card], where: Callable[[int, Ca
     one that does not follow suit, or one after the end of the game (every
     card played, or a null declarer took a trick).
     """
-    def label(i: int, card: Card) -> str:  # only for an error: a player's every decision replays the game so far
-        return where(i, card) if where is not None else f"played[{i}] {card_name(card)!r}"
-
     for i, card in enumerate(played):
+        label = where(i, card) if where is not None else f"played[{i}] {card_name(card)!r}"
         if pos.is_over():
             why = ("the null declarer already took a trick" if pos.game.is_null and pos.declarer_tricks
                    else "every card has been played")
-            raise IllegalPlayError(f"{label(i, card)} comes after the end of the game: {why}")
+            raise IllegalPlayError(f"{label} comes after the end of the game: {why}")
         try:
             pos.play(card)
         except IllegalPlayError as exc:
-            raise with_context(exc, label(i, card)) from None
+            raise with_context(exc, label) from None
     return pos

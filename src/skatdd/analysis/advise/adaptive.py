@@ -131,17 +131,11 @@ def _band_scores(declaration: Declaration, mats: int, bid: int | None) -> tuple[
 
 
 @functools.lru_cache(maxsize=1024)
-def _null_scores(declaration: Declaration, bid: int | None) -> tuple[int, int]:
-    """The null game's score when the declarer takes no trick, and when he takes one."""
-    return score_game(declaration, tricks=0, bid=bid).score, score_game(declaration, tricks=1, bid=bid).score
-
-
-@functools.lru_cache(maxsize=1024)
 def score_spread(declaration: Declaration, bid: int | None) -> int:
     """R: the largest difference between two bands' scores of the declared game, over every matador count."""
     if declaration.game.is_null:
-        won, lost = _null_scores(declaration, bid)
-        return abs(won - lost)
+        won = score_game(declaration, tricks=0, bid=bid).score
+        return abs(won - score_game(declaration, tricks=1, bid=bid).score)
     top = 11 if declaration.game.is_suit else 4
     spreads = [max(s) - min(s) for m in range(1, top + 1) for s in (_band_scores(declaration, m, bid),
                                                                     _band_scores(declaration, -m, bid))]
@@ -235,7 +229,8 @@ def _world_scores(pos: Position, declaration: Declaration, bid: int | None, decl
                   worlds: Sequence[World], solver: Solver, bands_of: list[dict[Card, int]]) -> list[dict[Card, int]]:
     """Per world, every legal card's score of the declared game (the declarer's side's); the bands go to *bands_of*."""
     if pos.game.is_null:
-        won, lost = _null_scores(declaration, bid)
+        won = score_game(declaration, tricks=0, bid=bid).score
+        lost = score_game(declaration, tricks=1, bid=bid).score
         results, _ = card_results_many(pos, WinRule.of(declaration), worlds, solver=solver)
         return [{card: won if wins else lost for card, (_, wins) in world.items()} for world in results]
     out = []
@@ -312,8 +307,6 @@ def _sequential(pos: Position, declaration: Declaration, take: Callable[[int], l
     spread = score_spread(declaration, bid)
     solved: dict[int, tuple[World, dict[Card, int], dict[Card, int] | None]] = {}
     keys: list[int] = []
-    rows: list[dict[Card, int]] = []  # per draw, its world's scores by card
-    utilities: dict[Card, list[int]] = {}  # per card, the mover's score per draw (grown a batch at a time)
     stopped = "all"
     while len(keys) < population:
         batch = take(min(BATCH, population - len(keys)))
@@ -324,19 +317,16 @@ def _sequential(pos: Position, declaration: Declaration, take: Callable[[int], l
         for i, (key, world) in enumerate(fresh.items()):
             solved[key] = (world, scores[i], bands_of[i] if bands_of else None)
         keys.extend(key for key, _ in batch)
-        new_rows = [solved[key][1] for key, _ in batch]
-        rows.extend(new_rows)
         if adaptive and weights is None and len(keys) < population:
-            for card in rows[0]:
-                utilities.setdefault(card, []).extend([sign * row[card] for row in new_rows])
+            utilities = {card: [sign * solved[key][1][card] for key in keys] for card in solved[keys[0]][1]}
             _, bound = loss_bound(utilities, population, spread, delta)
             if bound <= rho:
                 stopped = "settled"
                 break
     weight = [1.0 if weights is None else weights[key] for key in keys]
     total = sum(weight)
-    cards = list(rows[0])
-    sums = {card: sum(w * row[card] for w, row in zip(weight, rows, strict=True)) for card in cards}
+    cards = list(solved[keys[0]][1])
+    sums = {card: sum(w * solved[key][1][card] for w, key in zip(weight, keys, strict=True)) for card in cards}
     target = max(sign * v for v in sums.values())
     best = [card for card, v in sums.items() if sign * v == target]
     if len(best) > 1 and not pos.game.is_null:
