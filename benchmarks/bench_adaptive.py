@@ -13,11 +13,17 @@ for its card on the same states; CPU per decision (median, mean, total)
 and, for the adaptive players, the worlds each decision used.  With
 ``--before SRC`` the decisions run in fresh processes, before and after in
 turn ``--reps`` times, and each player's CPU is given against the first
-player's of the same run, in total and at the median decision.
+player's of the same run, in total and at the median decision, and against
+itself before (each run after over the run before it, the median of those).
+With ``--paired`` too, the two codes run at once in two processes, each
+deal's decisions timed in one and then the other: a burst of load from
+elsewhere falls on both, and every decision's time after is paired with
+its time before (its engine work is the same when the decisions are).
 
     python benchmarks/bench_adaptive.py --match --worlds 30 --deals 40 --reps 3 --before /tmp/before/src
     python benchmarks/bench_adaptive.py --decisions 6 --worlds 10 pimc:10 pimc:10,full pimc:10+bids
     python benchmarks/bench_adaptive.py --decisions 10 --reps 3 --before /tmp/before/src pimc:10 pimc:10+bids
+    python benchmarks/bench_adaptive.py --decisions 10 --reps 5 --paired --before /tmp/before/src pimc:10 pimc:30
 
 Not part of the test run; timings on a loaded machine measure the load, so
 compare CPU, not wall time.
@@ -87,8 +93,67 @@ def decision_stats(names: list[str], deals: int, seed: int) -> dict[str, dict[st
     return stats
 
 
+def serve_deals(names: list[str], seed: int) -> None:
+    """``--serve``: for each deal number read from stdin, one JSON line of each player's CPU seconds per decision."""
+    from bench_advanced_players import time_decisions  # beside this script; imports skatdd
+
+    for line in sys.stdin:
+        index = int(line)
+        times, _ = time_decisions(names, index, seed, first=index)
+        print(json.dumps(times), flush=True)
+
+
+def run_decisions_paired(args: argparse.Namespace, names: list[str]) -> None:
+    """``--decisions`` with ``--before`` and ``--paired``: both codes in two processes at once, each deal's
+    decisions timed in one and then the other (the order alternating), ``--reps`` times over the deals, so a
+    burst of load from elsewhere falls on both alike; per player, the sum after over the sum before."""
+    workers = {}
+    for label, src in (("before", args.before), ("after", args.after)):
+        env = dict(os.environ)
+        if src:
+            env["PYTHONPATH"] = src
+        workers[label] = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", "--seed",
+                                           str(args.seed), *names], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          text=True, env=env)
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}, "
+          f"{args.reps} passes, the two codes in turn deal by deal", flush=True)
+    sums = {(label, name): [0.0] * args.reps for label in workers for name in names}
+    per_decision: dict[tuple[str, str], list[float]] = collections.defaultdict(list)
+    for rep in range(args.reps):
+        for index in range(1, args.decisions + 1):
+            order = ["before", "after"] if (index + rep) % 2 else ["after", "before"]
+            for label in order:
+                worker = workers[label]
+                assert worker.stdin is not None and worker.stdout is not None
+                worker.stdin.write(f"{index}\n")
+                worker.stdin.flush()
+                times = json.loads(worker.stdout.readline())
+                for name in names:
+                    sums[label, name][rep] += sum(times[name])
+                    per_decision[label, name].extend(times[name])
+        shown = [f"{name} {sums['after', name][rep] / sums['before', name][rep]:.3f}x" for name in names]
+        print(f"  pass {rep + 1}: after/before " + ", ".join(shown) + f", load {os.getloadavg()[0]:.2f}", flush=True)
+    for worker in workers.values():
+        assert worker.stdin is not None
+        worker.stdin.close()
+        worker.wait()
+    for name in names:
+        ratios = [a / b for a, b in zip(sums["after", name], sums["before", name], strict=True)]
+        before, after = per_decision["before", name], per_decision["after", name]
+        paired = [a / b for a, b in zip(after, before, strict=True)]  # the same decision in both codes
+        print(f"after/before {name:16} {statistics.median(ratios):.3f}x in total ({min(ratios):.3f}-{max(ratios):.3f}),"
+              f" {statistics.median(paired):.3f}x the median decision's ratio ({len(paired)} decisions); median "
+              f"{statistics.median(before) * 1000:.2f} ms before, {statistics.median(after) * 1000:.2f} ms after")
+
+
 def run_decisions(args: argparse.Namespace) -> None:
     names = args.players or [f"pimc:{args.worlds}", f"pimc:{args.worlds},full"]
+    if args.serve:
+        serve_deals(names, args.seed)
+        return
+    if args.before and args.paired:
+        run_decisions_paired(args, names)
+        return
     if args.before:
         run_decisions_ab(args, names)
         return
@@ -114,6 +179,7 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}: {args.decisions} deals of --seed {args.seed}, "
           f"{args.reps} runs each, interleaved", flush=True)
     ratios: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)
+    figures: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)  # (total, median)
     for rep in range(args.reps):
         for label, src in (("before", args.before), ("after", args.after)):
             env = dict(os.environ)
@@ -129,6 +195,7 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
                 s = stats[name]
                 ratio = (s["total"] / base["total"], s["median"] / base["median"])
                 ratios[label, name].append(ratio)
+                figures[label, name].append((s["total"], s["median"]))
                 shown.append(f"{name} {s['median']:.2f} ms median, {s['total']:.2f} s total ({ratio[0]:.2f}x, "
                              f"{ratio[1]:.2f}x)")
             print(f"  rep {rep + 1} {label:6} " + "; ".join(shown) + f", load {os.getloadavg()[0]:.2f}", flush=True)
@@ -137,6 +204,14 @@ def run_decisions_ab(args: argparse.Namespace, names: list[str]) -> None:
         print(f"median {label:6} {name:16} {statistics.median(totals):.2f}x {names[0]} in total "
               f"({min(totals):.2f}-{max(totals):.2f}), {statistics.median(medians):.2f}x at the median "
               f"({min(medians):.2f}-{max(medians):.2f})")
+    for name in names:  # each player after against itself before, run by run (the runs in turn are pairs)
+        pairs = list(zip(figures["before", name], figures["after", name], strict=True))
+        totals = [after[0] / before[0] for before, after in pairs]
+        medians = [after[1] / before[1] for before, after in pairs]
+        print(f"after/before {name:16} {statistics.median(totals):.3f}x in total ({min(totals):.2f}-{max(totals):.2f}), "
+              f"{statistics.median(medians):.3f}x at the median ({min(medians):.2f}-{max(medians):.2f}); "
+              f"median totals {statistics.median(b[0] for b, _ in pairs):.2f} s before, "
+              f"{statistics.median(a[0] for _, a in pairs):.2f} s after")
 
 
 def main() -> None:
@@ -153,11 +228,14 @@ def main() -> None:
     parser.add_argument("--before", help="src folder of the code before (PYTHONPATH for the 'before' runs; with "
                         "--decisions: the two codes in turn, --reps runs each, ratios to the first player)")
     parser.add_argument("--json", action="store_true", help="--decisions: one JSON line of the figures")
+    parser.add_argument("--paired", action="store_true", help="--decisions with --before: both codes at once in "
+                        "two processes, deal by deal in turn (a burst of load falls on both)")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # a --paired worker
     parser.add_argument("--after", help="src folder of the code after (default: the installed skatdd)")
     args = parser.parse_args()
     if args.match:
         run_matches(args)
-    if args.decisions:
+    if args.decisions or args.serve:
         run_decisions(args)
 
 

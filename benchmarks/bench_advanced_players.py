@@ -19,16 +19,17 @@ from skatdd.play.loading import load_player
 from skatdd.play.state import state_for
 
 
-def time_decisions(names: list[str], deals: int, seed: int) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+def time_decisions(names: list[str], deals: int, seed: int,
+                   first: int = 1) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
     """Each player's CPU seconds per decision with a choice, and the worlds each decision used (``used``).
 
-    The deals of match ``--seed`` *seed* (1..*deals*) are played out by the
-    first player in every seat; every player is asked on the same states.
+    The deals of match ``--seed`` *seed* (*first*..*deals*) are played out by
+    the first player in every seat; every player is asked on the same states.
     """
     specs = [load_player(name) for name in names]
     times: dict[str, list[float]] = {name: [] for name in names}
     used: dict[str, list[int]] = {name: [] for name in names}
-    for index in range(1, deals + 1):
+    for index in range(first, deals + 1):
         deal = generated_deal(seed, index)
         hands = list(deal.hands)
         hands[deal.declarer] = (hands[deal.declarer] | deal.skat) & ~deal.discard

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -165,3 +166,42 @@ def test_full_option_loads_and_bad_options_are_refused() -> None:
     assert load_player("pimc:30").name == "pimc:30"
     with pytest.raises(SkatddError, match="',fast'"):
         load_player("pimc:30,fast")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_decide_solves_the_worlds_drawn_one_by_one(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worlds unranked a batch at a time are the ones ``space[i]`` gave for the indices drawn one by one,
+    in the same order, and the generator is left exactly where drawing only those indices leaves it."""
+    import skatdd.analysis.advise.adaptive as adaptive
+    from skatdd.analysis.worlds.draw import sample_indices
+
+    seen: list = []
+
+    def scores(pos, declaration, bid, declarer_played, worlds, solver, bands_of):  # type: ignore[no-untyped-def]
+        # Scores that depend on the world alone, so that the stopping rule stops after varying numbers of batches.
+        seen.extend(worlds)
+        return [{card: hash((world, card, seed)) % 3 * 30 for card in pos.legal_moves()} for world in worlds]
+
+    monkeypatch.setattr(adaptive, "_world_scores", scores)
+    monkeypatch.setattr(adaptive, "tied_points", lambda pos, worlds, bands, cards, solver: [
+        dict.fromkeys(cards, 0) for _ in worlds])
+    rng = random.Random(900 + seed)
+    stops = set()
+    for trial in range(10):
+        game = SUIT_AND_GRAND[(seed + trial) % len(SUIT_AND_GRAND)]
+        pos = random_position(rng, game, rng.randrange(0, 27))
+        if len(pos.legal_moves()) < 2:
+            continue
+        view = state_for(pos, Declaration(game)).view
+        space = WorldSpace(view)
+        for n in (10, 30, 50):
+            seen.clear()
+            draws, twin = generator(trial), generator(trial)
+            choice = decide(pos, Declaration(game), view, n, draws, solver=None,  # type: ignore[arg-type]
+                            adaptive=trial % 4 != 0)
+            stops.add(choice.stopped)
+            population = min(n, len(space))
+            one_by_one = [space[i] for i in itertools.islice(sample_indices(len(space), population, twin), choice.used)]
+            assert seen == one_by_one
+            assert draws.getstate() == twin.getstate()
+    assert stops == {"all", "settled"}

@@ -7,7 +7,17 @@ import random
 import pytest
 
 from skatdd.analysis.worlds.draw import choose_worlds
-from skatdd.analysis.worlds.space import SKAT, View, World, WorldSpace, count_worlds, hand_view, view_of, world_at
+from skatdd.analysis.worlds.space import (
+    SKAT,
+    View,
+    World,
+    WorldSpace,
+    count_worlds,
+    hand_view,
+    space_of,
+    view_of,
+    world_at,
+)
 from skatdd.core.cards import cards_of, mask_of, parse_cards
 from skatdd.core.errors import DealFormatError, IllegalPlayError
 from skatdd.core.position import Position
@@ -261,3 +271,19 @@ def test_choose_worlds_draws_the_indices_sample_draws():
         worlds, exact = choose_worlds(view, 80, random.Random(seed))
         assert not exact
         assert worlds == [space[i] for i in random.Random(seed).sample(range(len(space)), 80)]
+
+
+def test_space_of_shares_one_space_per_view_and_ranks_as_a_new_one():
+    # space_of keeps the space of a view asked for again (a decision asks several times): an equal view gets
+    # the same space, and a kept space that has already answered ranks exactly as a fresh one.
+    rng = random.Random(41)
+    for i in range(40):
+        pos = random_game_position(rng, ALL_GAMES[i % len(ALL_GAMES)], rng.randrange(0, 28))
+        view = view_of(pos)
+        kept = space_of(view)
+        assert space_of(view_of(pos)) is kept
+        fresh = WorldSpace(view)
+        indices = [rng.randrange(len(fresh)) for _ in range(20)]
+        assert [kept[j] for j in indices] == [fresh[j] for j in indices]
+        assert space_of(view).worlds_at(indices) == fresh.worlds_at(indices)
+        assert count_worlds(view) == len(fresh) and world_at(view, indices[0]) == fresh[indices[0]]

@@ -57,7 +57,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from skatdd.analysis.advise.adaptive import decide
 from skatdd.analysis.advise.api import WinRule, card_results
-from skatdd.analysis.worlds.space import WorldSpace
+from skatdd.analysis.worlds.space import space_of
 from skatdd.core.cards import Card
 from skatdd.core.position import Position
 from skatdd.core.seeds import generator
@@ -175,7 +175,7 @@ class PimcPlayer:
         if len(state.legal) == 1:
             return state.legal[0]
         # Any world of the view gives the same public state and the same own hand, all a choice looks at.
-        return self.choose(state, state.position(WorldSpace(state.view)[0]), seed)
+        return self.choose(state, state.position(space_of(state.view)[0]), seed)
 
     def choose(self, state: PlayerState, pos: Position, seed: int) -> Card:
         """The best card for *state* at *pos*, its worlds drawn from *seed*; among equally good ones :func:`cheapest`."""

@@ -44,12 +44,13 @@ import functools
 import math
 import random
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from skatdd.analysis.best.bands import ALL_TRICKS, BAND_SAMPLES, LOST, NO_TRICK, SCHNEIDER, SCHNEIDERED, WON
 from skatdd.analysis.worlds.draw import sample_indices
-from skatdd.analysis.worlds.space import View, World, WorldSpace
+from skatdd.analysis.worlds.space import View, World, space_of
 from skatdd.analysis.worlds.values import WinRule, card_results_many, world_position
 from skatdd.core.cards import CARDS, Card
 from skatdd.core.position import Position
@@ -123,7 +124,6 @@ def loss_bound(utilities: Mapping[Card, Sequence[float]], population: int, sprea
 # --------------------------------------------------------------------------- scores by band
 
 
-@functools.lru_cache(maxsize=4096)
 @functools.lru_cache(maxsize=4096)
 def _band_scores(declaration: Declaration, mats: int, bid: int | None) -> tuple[int, ...]:
     """The declared game's score in each band (:data:`~skatdd.analysis.best.bands.BAND_SAMPLES`) with *mats*."""
@@ -253,11 +253,16 @@ def decide(pos: Position, declaration: Declaration, view: View, n: int, rng: ran
     *bid* the auction's bid (the overbid check), *rng* draws the worlds.
     *adaptive* False solves all *n* (the full evaluation, the same worlds).
     """
-    space = WorldSpace(view)
+    space = space_of(view)
     population = min(n, len(space))
     indices = sample_indices(len(space), population, rng)  # a random order of all of them when at most n
-    draws = ((index, space[index]) for index in indices)
-    return _sequential(pos, declaration, draws, population, None, solver=solver, bid=bid,
+
+    def take(count: int) -> list[tuple[int, World]]:
+        # A batch's indices are drawn from *rng* when the batch is asked for, as one by one, then unranked together.
+        batch = list(islice(indices, count))
+        return list(zip(batch, space.worlds_at(batch), strict=True))
+
+    return _sequential(pos, declaration, take, population, None, solver=solver, bid=bid,
                        declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
 
 
@@ -276,16 +281,23 @@ def decide_weighted(pos: Position, declaration: Declaration, worlds: Sequence[Wo
     if all(w == k and k >= 0 for w, k in zip(weights, counts, strict=True)):
         order = [i for i, k in enumerate(counts) for _ in range(k)]
         rng.shuffle(order)
-        return _sequential(pos, declaration, ((i, worlds[i]) for i in order), len(order), None, solver=solver,
-                           bid=bid, declarer_played=declarer_played, adaptive=adaptive, delta=delta, rho=rho)
-    return _sequential(pos, declaration, enumerate(worlds), len(worlds), list(weights), solver=solver, bid=bid,
-                       declarer_played=declarer_played, adaptive=False, delta=delta, rho=rho)
+        return _sequential(pos, declaration, _taker((i, worlds[i]) for i in order), len(order), None,
+                           solver=solver, bid=bid, declarer_played=declarer_played, adaptive=adaptive, delta=delta,
+                           rho=rho)
+    return _sequential(pos, declaration, _taker(enumerate(worlds)), len(worlds), list(weights), solver=solver,
+                       bid=bid, declarer_played=declarer_played, adaptive=False, delta=delta, rho=rho)
 
 
-def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[int, World]], population: int,
-                weights: list[float] | None, *, solver: Solver, bid: int | None, declarer_played: int,
-                adaptive: bool, delta: float, rho: float) -> Choice:
-    """Solve *draws* (``(key, world)``; a key seen before is not solved again) in batches until the rule stops.
+def _taker(draws: Iterator[tuple[int, World]]) -> Callable[[int], list[tuple[int, World]]]:
+    """The next *count* of *draws*, as :func:`_sequential` takes them."""
+    return lambda count: list(islice(draws, count))
+
+
+def _sequential(pos: Position, declaration: Declaration, take: Callable[[int], list[tuple[int, World]]],
+                population: int, weights: list[float] | None, *, solver: Solver, bid: int | None,
+                declarer_played: int, adaptive: bool, delta: float, rho: float) -> Choice:
+    """Solve the draws ``take(k)`` gives, *k* at a time (``(key, world)``; a key seen before is not solved
+    again), in batches until the rule stops; no more than the *population* draws are taken.
 
     *weights* (by key, ``None``: each draw weighs 1) weigh the draws; only
     unweighted draws may stop early.
@@ -297,7 +309,7 @@ def _sequential(pos: Position, declaration: Declaration, draws: Iterator[tuple[i
     keys: list[int] = []
     stopped = "all"
     while len(keys) < population:
-        batch = [next(draws) for _ in range(min(BATCH, population - len(keys)))]
+        batch = take(min(BATCH, population - len(keys)))
         fresh = {key: world for key, world in batch if key not in solved}
         worlds = list(fresh.values())
         bands_of: list[dict[Card, int]] = []

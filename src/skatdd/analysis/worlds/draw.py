@@ -31,7 +31,7 @@ from itertools import islice
 
 from skatdd.core.errors import DealFormatError, SkatddError
 
-from .space import View, World, WorldSpace
+from .space import View, World, WorldSpace, space_of
 
 #: The most worlds a run solves for one decision (a hand in ``odds``, a position in ``advise``, a card in
 #: ``analyse --worlds``).  A million worlds are hours of work on a core (``odds``: about 15-60 ms a world with
@@ -49,6 +49,10 @@ def _index_array(size: int) -> array[int]:
     return array(code)
 
 
+#: An upper estimate of the bytes a set of drawn indices takes per index (its table slots and the int objects).
+_SET_BYTES = 128
+
+
 def sample_indices(size: int, n: int, rng: random.Random) -> Iterator[int]:
     """``rng.sample(range(size), n)``, one index at a time: the same indices in the same order.
 
@@ -58,7 +62,8 @@ def sample_indices(size: int, n: int, rng: random.Random) -> Iterator[int]:
     consuming *rng* exactly as ``sample`` does (``randrange(m)`` is
     ``sample``'s ``_randbelow(m)``), so a seed gives the worlds it always
     gave.  It holds one bit per index of *size* (a bitmap of those already
-    drawn), or, where ``sample`` keeps a pool because *size* is small next to
+    drawn), or a set of those drawn where that is smaller (*n* small next to
+    *size*), or, where ``sample`` keeps a pool because *size* is small next to
     *n*, four bytes per index of the pool.  tests/test_memory_bounds.py
     checks it against ``sample`` itself.
     """
@@ -74,6 +79,17 @@ def sample_indices(size: int, n: int, rng: random.Random) -> Iterator[int]:
             j = rng.randrange(size - i)
             yield pool[j]
             pool[j] = pool[size - i - 1]
+        return
+    if n * _SET_BYTES <= size // 8:
+        # Few of many (a decision's worlds of a hand): a set of those drawn, as ``sample`` keeps, is smaller than
+        # the bitmap and costs nothing to start, where zeroing the bitmap took longer than drawing the worlds.
+        chosen: set[int] = set()
+        for _ in range(n):
+            j = rng.randrange(size)
+            while j in chosen:
+                j = rng.randrange(size)
+            chosen.add(j)
+            yield j
         return
     drawn = bytearray((size + 7) // 8)
     for _ in range(n):
@@ -116,7 +132,7 @@ class WorldDraw:
     def __init__(self, view: View, n: int, rng: random.Random, *, limit: int = MAX_WORLDS, rule: str = "") -> None:
         if n < 1:
             raise DealFormatError(f"the number of worlds must be at least 1, not {n}")
-        self.space = WorldSpace(view)
+        self.space = space_of(view)
         self.consistent = len(self.space)
         check_world_count(n, self.consistent, limit, rule)
         self.exact = self.consistent <= n

@@ -402,12 +402,20 @@ def _placements(cards: Sequence[Card], places: tuple[int, ...], split: tuple[int
         yield from _placements(rest, places[1:], split[1:], placed)
 
 
+@functools.lru_cache(maxsize=32)
+def space_of(view: View) -> WorldSpace:
+    """``WorldSpace(view)``, built once for views asked for again (a player's decision counts, draws and unranks
+    the worlds of one view in several places).  A space only fills its own tables as it is asked, with the
+    same answers whoever asks first, so it is shared safely between threads."""
+    return WorldSpace(view)
+
+
 def count_worlds(view: View) -> int:
     """The exact number of worlds consistent with *view*."""
-    return len(WorldSpace(view))
+    return len(space_of(view))
 
 
 def world_at(view: View, index: int) -> World:
     """The *index*-th world of *view* (``0 <= index < count_worlds(view)``)."""
-    return WorldSpace(view)[index]
+    return space_of(view)[index]
 
