@@ -246,3 +246,41 @@ def test_the_timeout_stops_a_plug_in_whatever_it_does(tmp_path: Path, loop: str)
     records = lines_of(proc.stdout)
     assert proc.returncode == 1 and len(records) == 1, proc.stderr
     assert "took more than 0.5 s over one card" in records[0]["failed"]["message"]
+
+
+# --------------------------------------------------------------------------- the plug-in's module runs at import
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_plug_in_prints_at_import_never_reaches_stdout(tmp_path: Path, jobs: str) -> None:
+    # The module is imported in the referee (to check the name) before any deal: its output must not
+    # land among the deal lines either.
+    name = plug_in(tmp_path, "loud_import_bot.py", '''
+        import os
+
+        print("NOISE-import-print")
+        os.write(1, b"NOISE-import-os-write\\n")
+
+
+        class First:
+            def play(self, state):
+                return state.legal[0]
+
+
+        def make(seat, seed):
+            return First()
+    ''')
+    proc = run_skatdd("match", "heuristic", name, "--deals", "2", "--jobs", jobs, *TT)
+    assert proc.returncode == 0, proc.stderr
+    assert "NOISE" not in proc.stdout and len(lines_of(proc.stdout)) == 2
+    assert "NOISE-import-print" in proc.stderr and "NOISE-import-os-write" in proc.stderr
+
+
+@pytest.mark.parametrize("call", ["sys.exit(3)", "raise SystemExit"])
+def test_a_plug_in_that_exits_at_import_is_an_unknown_player(tmp_path: Path, call: str) -> None:
+    name = plug_in(tmp_path, "exits_at_import_bot.py", f"import sys\n\n{call}\n\n\ndef make(seat, seed):\n    pass\n")
+    proc = run_skatdd("match", "heuristic", name, "--deals", "1", "--jobs", "1", *TT)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[0].startswith("Error: player ") and "raised SystemExit" in lines[0]
