@@ -284,3 +284,65 @@ def test_a_plug_in_that_exits_at_import_is_an_unknown_player(tmp_path: Path, cal
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert lines[0].startswith("Error: player ") and "raised SystemExit" in lines[0]
+
+
+# --------------------------------------------------------------------------- what a plug-in starts ends with its deal
+
+SPAWNS = '''
+    import os
+    import subprocess
+    import time
+
+
+    class Spawns:
+        def play(self, state):
+            child = subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            with open(os.environ["SKATDD_TEST_PIDS"], "a") as pids:
+                pids.write(f"{child.pid}\\n")
+            if os.fork() == 0:  # a fork of its own, which sleeps on
+                with open(os.environ["SKATDD_TEST_PIDS"], "a") as pids:
+                    pids.write(f"{os.getpid()}\\n")
+                time.sleep(600)
+                os._exit(0)
+            {end}
+
+
+    def make(seat, seed):
+        return Spawns()
+'''
+
+
+def _running(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie, ended but not reaped by its new parent, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("end", ["return state.legal[0]", "time.sleep(600)"])
+def test_processes_a_plug_in_starts_end_with_its_deal(tmp_path: Path, jobs: str, end: str) -> None:
+    name = plug_in(tmp_path, "spawns_bot.py", SPAWNS.replace("{end}", end))
+    pids = tmp_path / "pids"
+    pids.touch()
+    out = tmp_path / "out.jsonl"  # a file, not a pipe: a process left behind holding the pipe would hang the run
+    try:
+        with out.open("w") as stdout:
+            status = subprocess.run([sys.executable, "-m", "skatdd", "match", "heuristic", name, "--deals", "2",
+                                     "--jobs", jobs, "--timeout", "1", *TT], cwd=ROOT, stdout=stdout,
+                                    stderr=subprocess.DEVNULL, timeout=120,
+                                    env={**os.environ, "SKATDD_TEST_PIDS": str(pids)}).returncode
+        assert status == (0 if end.startswith("return") else 1) and len(lines_of(out.read_text())) == 2
+        started = [int(line) for line in pids.read_text().split()]
+        assert started
+        deadline = time.monotonic() + 10  # killed at the deal's end: gone as soon as the kernel has ended them
+        while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if _running(pid)] == []
+    finally:
+        for pid in map(int, pids.read_text().split()):
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
