@@ -109,7 +109,10 @@ def _kill_group(pid: int) -> None:
 
 
 def _host_main(conn: Connection, factory: PlayerFactory, parent: int) -> None:
-    """The forked host: its own process group, signals and parent tie as a pool worker's, stdout at stderr, then :func:`_serve`."""
+    """The forked host: a process group of its own, signals and parent tie as a pool worker's, stdout at stderr.
+
+    Then :func:`_serve`.
+    """
     try:
         os.setpgid(0, 0)
     except OSError:  # the referee has made the group already
