@@ -327,3 +327,27 @@ def test_a_line_too_long_is_that_lines_error(tmp_path: Path, command: str) -> No
     records = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(records) == 3 and records[0]["line"] == 1 and "longer than 1,048,576 bytes" in records[0]["error"]
     assert len(records[0]["error"]) < 400 and all("error" not in r for r in records[1:])
+
+
+@pytest.mark.parametrize("command", [["solve", "--game", "G", "--declarer", "0"], ["advise", "--worlds", "2"]])
+@pytest.mark.parametrize("source", ["stdin", "file"])
+def test_a_single_input_without_end_is_refused_in_bounded_memory(tmp_path: Path, command: list[str],
+                                                                  source: str) -> None:
+    """``solve - < /dev/zero`` read standard input whole (all the memory); past 16 MiB it is one line, exit 2."""
+    name, *options = command
+    size = 20 << 20
+    if source == "file":
+        path = tmp_path / "zeros.txt"
+        with path.open("wb") as fh:
+            fh.truncate(size)  # a sparse file of NULs: no disk written
+        argv, stdin = [name, str(path), *options], subprocess.DEVNULL
+    else:
+        argv, stdin = [name, "-", *options], open("/dev/zero", "rb")  # closed below
+    try:
+        run = subprocess.run([sys.executable, "-m", "skatdd", *argv], stdin=stdin, capture_output=True, text=True,
+                             timeout=120, cwd=ROOT,
+                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+    finally:
+        if stdin is not subprocess.DEVNULL:
+            stdin.close()
+    assert_one_line_error(run, "longer than 16,777,216 characters")

@@ -26,8 +26,8 @@ from skatdd.core.errors import DealFormatError, quote
 from .json_object import load_json
 
 __all__ = [
-    "MAX_LINE_BYTES", "Games", "bounded_lines", "game_lines", "line_too_long", "looks_like_path", "missing_file",
-    "open_games", "read_source", "record_id", "strip_comments", "too_long_error",
+    "MAX_INPUT_CHARS", "MAX_LINE_BYTES", "Games", "bounded_lines", "game_lines", "line_too_long", "looks_like_path",
+    "missing_file", "open_games", "read_source", "record_id", "strip_comments", "too_long_error",
 ]
 
 
@@ -49,24 +49,38 @@ def missing_file(arg: str) -> DealFormatError:
     )
 
 
+#: The longest single input read from a file or standard input (characters): a deal or a record is a
+#: few KiB; the bound keeps ``solve - < /dev/zero`` from taking all the memory.
+MAX_INPUT_CHARS = 16 << 20
+
+
+def _read_bounded(stream: IO[str], what: str) -> str:
+    """All of *stream*, refused (:class:`DealFormatError` naming *what*) past :data:`MAX_INPUT_CHARS` characters."""
+    text = stream.read(MAX_INPUT_CHARS + 1)
+    if len(text) > MAX_INPUT_CHARS:
+        raise DealFormatError(f"{what} is longer than {MAX_INPUT_CHARS:,} characters: no deal or game is that long")
+    return text
+
+
 def read_source(arg: str) -> tuple[str, str | None]:
     """``(text, path)``: the input's text, and the file it came from (``None`` when *arg* is the input itself).
 
     A file is read as UTF-8 (a byte-order mark is dropped); a file that
-    cannot be read raises :class:`DealFormatError` naming it.
+    cannot be read, or holds more than :data:`MAX_INPUT_CHARS` characters,
+    raises :class:`DealFormatError` naming it.
     """
     head = arg.lstrip()
     if head.startswith(("{", "(;")):
         return arg, None
     if arg == "-":
         try:
-            return sys.stdin.read(), None
+            return _read_bounded(sys.stdin, "standard input"), None
         except (OSError, UnicodeDecodeError) as exc:
             raise DealFormatError(f"cannot read standard input: {quote(str(exc))}") from None
     if arg and os.path.isfile(arg):
         try:
             with open(arg, encoding="utf-8-sig") as fh:
-                return fh.read(), arg
+                return _read_bounded(fh, f"deal file {quote(arg, PATH_LIMIT)}"), arg
         except (OSError, UnicodeDecodeError) as exc:
             raise DealFormatError(f"cannot read deal file {arg!r}: {quote(str(exc))}") from None  # a real path: shown whole
     return arg, None
