@@ -346,3 +346,34 @@ def test_processes_a_plug_in_starts_end_with_its_deal(tmp_path: Path, jobs: str,
         for pid in map(int, pids.read_text().split()):
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("jobs", "signum"), [("2", signal.SIGTERM), ("2", signal.SIGINT), ("1", signal.SIGKILL)])
+def test_processes_a_plug_in_starts_end_when_the_run_is_stopped(tmp_path: Path, jobs: str, signum: int) -> None:
+    """A stopped --jobs run SIGKILLs its workers, a referee killed outright takes its hosts along: neither may
+    leave what the plug-in started behind (the host's guard kills its group)."""
+    name = plug_in(tmp_path, "spawns_bot.py", SPAWNS.replace("{end}", "time.sleep(600)"))
+    pids = tmp_path / "pids"
+    pids.touch()
+    proc = subprocess.Popen([sys.executable, "-m", "skatdd", "match", "heuristic", name, "--deals", "4", "--jobs", jobs,
+                             "--timeout", "600", *TT], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=default_ctrl_c, env={**os.environ, "SKATDD_TEST_PIDS": str(pids)})
+    try:
+        deadline = time.monotonic() + 60
+        while len(pids.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = [int(line) for line in pids.read_text().split()]
+        assert len(started) >= 2, "the plug-in never played"
+        proc.send_signal(signum)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10  # the guard looks for its host five times a second
+        while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if _running(pid)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in map(int, pids.read_text().split()):
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -26,7 +26,10 @@ descriptor 1 pointed at stderr.  A host lives for one deal
 (:meth:`PlayerHost.close`, always called, kills it if it still runs).
 It leads a process group of its own, and the whole group is killed with
 it: a process the plug-in started (a subprocess, a fork) ends with the
-deal instead of outliving the match.
+deal instead of outliving the match.  A host killed with its worker or
+referee (a stopped ``--jobs`` run, a referee killed outright) cannot kill
+its group itself; a *guard*, a small process of the group that runs no
+plug-in code, kills the group as soon as the host is gone.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -108,6 +112,32 @@ def _kill_group(pid: int) -> None:
             pass
 
 
+#: How often a host's guard checks that the host is still there (seconds).
+GUARD_POLL_SECONDS = 0.2
+
+
+def _start_guard() -> None:
+    """Fork the host's guard: it waits for the host (this process) to end, then kills the host's whole group.
+
+    The guard closes every descriptor it inherited beyond the standard
+    three (the host's socket above all: held open, the referee would not
+    see the host end) and ignores the stop signals: the group's SIGKILL
+    ends it with the rest.
+    """
+    host = os.getpid()
+    if os.fork() != 0:
+        return
+    try:
+        os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+        while os.getppid() == host:
+            time.sleep(GUARD_POLL_SECONDS)
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
+
+
 def _host_main(conn: Connection, factory: PlayerFactory, parent: int) -> None:
     """The forked host: a process group of its own, signals and parent tie as a pool worker's, stdout at stderr.
 
@@ -118,6 +148,7 @@ def _host_main(conn: Connection, factory: PlayerFactory, parent: int) -> None:
     except OSError:  # the referee has made the group already
         pass
     init_worker(parent)
+    _start_guard()
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     os.dup2(2, 1)  # whatever the player writes to descriptor 1 goes to stderr
     sys.stdout = sys.stderr
