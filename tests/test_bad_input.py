@@ -351,3 +351,9 @@ def test_a_single_input_without_end_is_refused_in_bounded_memory(tmp_path: Path,
         if stdin is not subprocess.DEVNULL:
             stdin.close()
     assert_one_line_error(run, "longer than 16,777,216 characters")
+
+
+@pytest.mark.parametrize("command", [["solve", "--game", "G", "--declarer", "0"], ["best"], ["analyse"], ["advise"]])
+def test_a_device_is_not_said_not_to_exist(command: list[str]) -> None:
+    name, *options = command
+    assert_one_line_error(invoke(name, "/dev/null", *options), "'/dev/null' is not a regular file")

@@ -41,8 +41,13 @@ PATH_LIMIT = 300
 
 
 def missing_file(arg: str) -> DealFormatError:
-    """The error for *arg*, which looks like a path, when no such file exists and it is no deal either."""
-    what = "is a directory, not a file" if os.path.isdir(arg) else "does not exist"
+    """The error for *arg*, which looks like a path, when it names no regular file and is no deal either."""
+    if os.path.isdir(arg):
+        what = "is a directory, not a file"
+    elif os.path.exists(arg):  # a device, a pipe, a socket: /dev/null was said not to exist
+        what = "is not a regular file"
+    else:
+        what = "does not exist"
     return DealFormatError(
         f"file {quote(arg, PATH_LIMIT)} {what} (and it is neither a file nor a deal: expected a path, a JSON object, "
         "an ISS record, or four groups of cards separated by '/')"
