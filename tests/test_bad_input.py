@@ -5,6 +5,7 @@ megabyte-long message, or silently accepted.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -12,7 +13,9 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -20,7 +23,9 @@ from click.testing import CliRunner
 from cli_runner import default_ctrl_c
 from skatdd.cli import cli
 from skatdd.core.errors import quote
+from skatdd.formats.files import MAX_LINE_BYTES, line_too_long
 from skatdd.runner import memory
+from skatdd.runner.lines import read_lines
 from skatdd.runner.memory import available_mib
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -257,3 +262,98 @@ def test_click_messages_quote_long_values_short(args: list[str]) -> None:
     assert run.returncode == 2 and "Traceback" not in run.stderr
     error = run.stderr.strip().splitlines()[-1]
     assert error.startswith("Error: ") and "(5000 characters)" in error and len(error) < 300
+
+
+# --------------------------------------------------------------------------- a line without end
+
+
+class _Zeros(io.RawIOBase):
+    """*n* NUL bytes made as they are read (no newline among them), then *tail*."""
+
+    def __init__(self, n: int, tail: bytes) -> None:
+        self.left, self.tail = n, tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left > 0:
+            size = min(len(buffer), self.left)
+            buffer[:size] = bytes(size)
+            self.left -= size
+            return size
+        size = min(len(buffer), len(self.tail))
+        buffer[:size] = self.tail[:size]
+        self.tail = self.tail[size:]
+        return size
+
+
+def test_a_line_without_end_is_read_in_bounded_memory() -> None:
+    """50 MB without a newline (``batch /dev/zero`` took 6 GB in 9 s): the line is cut and dropped, the next read."""
+    stream = io.BufferedReader(_Zeros(50_000_000, b"\n{\"id\": 2}\n"))
+    tracemalloc.start()
+    try:
+        lines = list(read_lines(stream))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * MAX_LINE_BYTES, peak
+    assert [number for number, _ in lines] == [1, 2] and lines[1][1] == b'{"id": 2}\n'
+    assert line_too_long(lines[0][1]) and not line_too_long(lines[1][1])
+
+
+def test_a_line_of_the_limit_is_a_line() -> None:
+    exact = b"x" * MAX_LINE_BYTES
+    stream = io.BytesIO(exact + b"\n" + exact + b"y\n" + exact)
+    lines = [raw for _, raw in read_lines(stream)]
+    assert [line_too_long(raw) for raw in lines] == [False, True, False]
+    assert lines[0] == exact + b"\n" and lines[2] == exact
+
+
+@pytest.mark.parametrize("command", ["batch", "analyse", "match"])
+def test_a_line_too_long_is_that_lines_error(tmp_path: Path, command: str) -> None:
+    long = '{"id": "' + "x" * (MAX_LINE_BYTES + 10) + '"}'
+    if command == "batch":
+        good, args = json.dumps({**DEAL_JSON, "game": "grand", "declarer": 0}), ["--tt-mb", "16"]
+    elif command == "analyse":
+        good, args = RECORD, ["--no-review"]
+    else:
+        good, args = RECORD, ["--tt-mb", "16"]
+    path = tmp_path / "lines.txt"
+    path.write_text("\n".join([long, good, good]) + "\n")
+    argv = ["match", "heuristic", "heuristic", "--deals", str(path)] if command == "match" else [command, str(path)]
+    run = process(*argv, "--jobs", "1", *args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    records = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(records) == 3 and records[0]["line"] == 1 and "longer than 1,048,576 bytes" in records[0]["error"]
+    assert len(records[0]["error"]) < 400 and all("error" not in r for r in records[1:])
+
+
+@pytest.mark.parametrize("command", [["solve", "--game", "G", "--declarer", "0"], ["advise", "--worlds", "2"]])
+@pytest.mark.parametrize("source", ["stdin", "file"])
+def test_a_single_input_without_end_is_refused_in_bounded_memory(tmp_path: Path, command: list[str],
+                                                                  source: str) -> None:
+    """``solve - < /dev/zero`` read standard input whole (all the memory); past 16 MiB it is one line, exit 2."""
+    name, *options = command
+    size = 20 << 20
+    if source == "file":
+        path = tmp_path / "zeros.txt"
+        with path.open("wb") as fh:
+            fh.truncate(size)  # a sparse file of NULs: no disk written
+        argv, stdin = [name, str(path), *options], subprocess.DEVNULL
+    else:
+        argv, stdin = [name, "-", *options], open("/dev/zero", "rb")  # closed below
+    try:
+        run = subprocess.run([sys.executable, "-m", "skatdd", *argv], stdin=stdin, capture_output=True, text=True,
+                             timeout=120, cwd=ROOT,
+                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+    finally:
+        if stdin is not subprocess.DEVNULL:
+            stdin.close()
+    assert_one_line_error(run, "longer than 16,777,216 characters")
+
+
+@pytest.mark.parametrize("command", [["solve", "--game", "G", "--declarer", "0"], ["best"], ["analyse"], ["advise"]])
+def test_a_device_is_not_said_not_to_exist(command: list[str]) -> None:
+    name, *options = command
+    assert_one_line_error(invoke(name, "/dev/null", *options), "'/dev/null' is not a regular file")

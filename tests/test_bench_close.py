@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -53,3 +54,45 @@ def test_cli_close_json_and_null_rejected() -> None:
     bad = runner.invoke(cli, ["bench", "--close", "--game", "null", "--deals", "2"])
     assert bad.exit_code == 2
     assert "null" in bad.output
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_huge_deal_count_makes_the_deals_as_they_are_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench --deals 10**30`` timed its first deal at once, not after making every deal up front (never)."""
+    from skatdd.analysis.deals import realistic
+    from skatdd.tools import generate
+
+    made: list[int] = []
+    make = realistic.realistic_deal
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        if len(made) > 5:
+            raise _Stop("deals made before any was timed")
+        return make(*args, **kwargs)
+
+    monkeypatch.setattr(realistic, "realistic_deal", counted)
+    monkeypatch.setattr(generate, "realistic_deal", counted)
+    timed: list[int] = []
+
+    def progress(i: int, timing: object) -> None:
+        timed.append(i)
+        if len(timed) == 2:
+            raise _Stop("two deals timed")
+
+    with pytest.raises(_Stop, match="two deals timed"):
+        run_bench(deals=10**30, seed=3, solver=Solver(tt_mb=16), card_values=False, queries=False, progress=progress)
+    assert len(made) == 2
+
+
+def test_deals_made_one_at_a_time_are_the_same_deals() -> None:
+    from skatdd.tools.generate import realistic_deals
+
+    report = run_bench(deals=3, seed=5, solver=Solver(tt_mb=16), card_values=False, queries=False)
+    solver = Solver(tt_mb=16)
+    assert [t.value for t in report.timings] == [solver.value(p) for p in realistic_deals(5, 3)]
+    assert [t.game for t in report.timings] == [p.game for p in realistic_deals(5, 3)]
+    assert report.generate_seconds > 0

@@ -246,3 +246,134 @@ def test_the_timeout_stops_a_plug_in_whatever_it_does(tmp_path: Path, loop: str)
     records = lines_of(proc.stdout)
     assert proc.returncode == 1 and len(records) == 1, proc.stderr
     assert "took more than 0.5 s over one card" in records[0]["failed"]["message"]
+
+
+# --------------------------------------------------------------------------- the plug-in's module runs at import
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_plug_in_prints_at_import_never_reaches_stdout(tmp_path: Path, jobs: str) -> None:
+    # The module is imported in the referee (to check the name) before any deal: its output must not
+    # land among the deal lines either.
+    name = plug_in(tmp_path, "loud_import_bot.py", '''
+        import os
+
+        print("NOISE-import-print")
+        os.write(1, b"NOISE-import-os-write\\n")
+
+
+        class First:
+            def play(self, state):
+                return state.legal[0]
+
+
+        def make(seat, seed):
+            return First()
+    ''')
+    proc = run_skatdd("match", "heuristic", name, "--deals", "2", "--jobs", jobs, *TT)
+    assert proc.returncode == 0, proc.stderr
+    assert "NOISE" not in proc.stdout and len(lines_of(proc.stdout)) == 2
+    assert "NOISE-import-print" in proc.stderr and "NOISE-import-os-write" in proc.stderr
+
+
+@pytest.mark.parametrize("call", ["sys.exit(3)", "raise SystemExit"])
+def test_a_plug_in_that_exits_at_import_is_an_unknown_player(tmp_path: Path, call: str) -> None:
+    name = plug_in(tmp_path, "exits_at_import_bot.py", f"import sys\n\n{call}\n\n\ndef make(seat, seed):\n    pass\n")
+    proc = run_skatdd("match", "heuristic", name, "--deals", "1", "--jobs", "1", *TT)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[0].startswith("Error: player ") and "raised SystemExit" in lines[0]
+
+
+# --------------------------------------------------------------------------- what a plug-in starts ends with its deal
+
+SPAWNS = '''
+    import os
+    import subprocess
+    import time
+
+
+    class Spawns:
+        def play(self, state):
+            child = subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            with open(os.environ["SKATDD_TEST_PIDS"], "a") as pids:
+                pids.write(f"{child.pid}\\n")
+            if os.fork() == 0:  # a fork of its own, which sleeps on
+                with open(os.environ["SKATDD_TEST_PIDS"], "a") as pids:
+                    pids.write(f"{os.getpid()}\\n")
+                time.sleep(600)
+                os._exit(0)
+            {end}
+
+
+    def make(seat, seed):
+        return Spawns()
+'''
+
+
+def _running(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie, ended but not reaped by its new parent, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("end", ["return state.legal[0]", "time.sleep(600)"])
+def test_processes_a_plug_in_starts_end_with_its_deal(tmp_path: Path, jobs: str, end: str) -> None:
+    name = plug_in(tmp_path, "spawns_bot.py", SPAWNS.replace("{end}", end))
+    pids = tmp_path / "pids"
+    pids.touch()
+    out = tmp_path / "out.jsonl"  # a file, not a pipe: a process left behind holding the pipe would hang the run
+    try:
+        with out.open("w") as stdout:
+            status = subprocess.run([sys.executable, "-m", "skatdd", "match", "heuristic", name, "--deals", "2",
+                                     "--jobs", jobs, "--timeout", "1", *TT], cwd=ROOT, stdout=stdout,
+                                    stderr=subprocess.DEVNULL, timeout=120,
+                                    env={**os.environ, "SKATDD_TEST_PIDS": str(pids)}).returncode
+        assert status == (0 if end.startswith("return") else 1) and len(lines_of(out.read_text())) == 2
+        started = [int(line) for line in pids.read_text().split()]
+        assert started
+        deadline = time.monotonic() + 10  # killed at the deal's end: gone as soon as the kernel has ended them
+        while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if _running(pid)] == []
+    finally:
+        for pid in map(int, pids.read_text().split()):
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("jobs", "signum"), [("2", signal.SIGTERM), ("2", signal.SIGINT), ("1", signal.SIGKILL)])
+def test_processes_a_plug_in_starts_end_when_the_run_is_stopped(tmp_path: Path, jobs: str, signum: int) -> None:
+    """A stopped --jobs run SIGKILLs its workers, a referee killed outright takes its hosts along: neither may
+    leave what the plug-in started behind (the host's guard kills its group)."""
+    name = plug_in(tmp_path, "spawns_bot.py", SPAWNS.replace("{end}", "time.sleep(600)"))
+    pids = tmp_path / "pids"
+    pids.touch()
+    proc = subprocess.Popen([sys.executable, "-m", "skatdd", "match", "heuristic", name, "--deals", "4", "--jobs", jobs,
+                             "--timeout", "600", *TT], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=default_ctrl_c, env={**os.environ, "SKATDD_TEST_PIDS": str(pids)})
+    try:
+        deadline = time.monotonic() + 60
+        while len(pids.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = [int(line) for line in pids.read_text().split()]
+        assert len(started) >= 2, "the plug-in never played"
+        proc.send_signal(signum)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10  # the guard looks for its host five times a second
+        while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if _running(pid)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in map(int, pids.read_text().split()):
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)

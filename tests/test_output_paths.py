@@ -210,3 +210,26 @@ def test_an_output_that_is_the_input_file_is_refused(tmp_path: Path, no_work: No
     assert_refused(invoke("analyse", str(game), "--no-review", "--html", str(game)), "--html", "is the input file")
     assert positions.read_bytes() == POSITIONS.read_bytes() and games.read_bytes() == ISS_GAMES.read_bytes()
     assert game.read_bytes() == GAME.read_bytes()
+
+
+# --------------------------------------------------------------------------- a write that fails
+
+
+DEAL_TEXT = (ROOT / "examples" / "deal.txt").read_text().strip()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (a device every write to fails: ENOSPC)")
+@pytest.mark.parametrize("args", [
+    ["solve", DEAL_TEXT, "--game", "G", "--declarer", "0"],
+    ["score", "--game", "clubs", "--matadors", "3", "--points", "120", "--tricks", "10", "--json"],
+    ["batch", str(POSITIONS), "--jobs", "1", "--tt-mb", "16"],
+    ["batch", str(POSITIONS), "--jobs", "1", "--tt-mb", "16", "-o", "/dev/full"],
+    ["match", "heuristic", "heuristic", "--deals", "2", "--jobs", "1", "--tt-mb", "16"],
+])
+def test_a_full_disk_is_one_line_and_status_1(args: list[str]) -> None:
+    """A write that fails (disk full: /dev/full) was a traceback; it is one line, exit 1 (not the input's fault)."""
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "skatdd", *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                             timeout=120, cwd=ROOT)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().splitlines() == ["Error: cannot write the output: No space left on device"]

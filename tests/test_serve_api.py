@@ -566,6 +566,18 @@ def test_serve_option_errors() -> None:
     assert proc.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{port}: ") and proc.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize(("host", "words"), [("x" * 5000, ["'xxx", "(5000 characters)", "not a host name"]),
+                                             ("a" * 64 + ".example", ["not a host name", "idna"]),
+                                             ("nohost.invalid", ["unknown host"])])
+def test_serve_bad_host_is_one_line(host: str, words: list[str]) -> None:
+    """A host name the IDNA codec cannot encode was a UnicodeError traceback, exit 1."""
+    proc = run_skatdd("serve", "--host", host, "--port", "0", timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: --host ") and len(lines[0]) < 300, lines
+    assert all(word in lines[0] for word in words), lines[0]
+
+
 def test_missing_dependencies_are_named(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from skatdd.cli import main
 

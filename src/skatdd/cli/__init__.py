@@ -13,6 +13,7 @@ command killed by SIGPIPE does.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import io
 import signal
@@ -169,7 +170,27 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         quiet_broken_pipe()
         _exit(BROKEN_PIPE_STATUS, final)
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRORS:
+            raise
+        _cannot_write(exc)
+        _exit(1, final)
     _exit(0, final)
+
+
+#: The errors of a write that cannot be done (a full disk, a quota, a file too large, a device failing):
+#: not the input's fault (exit status 1), said in one line.
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _cannot_write(exc: OSError) -> None:
+    """Say in one line that the output could not be written; standard output is left quiet if it was the one."""
+    try:
+        sys.stdout.flush()
+    except OSError:  # the failing one: point it at the null device, so the exit's own flush does not fail again
+        quiet_broken_pipe()
+    where = f" {exc.filename!r}" if exc.filename else ""
+    click.echo(f"Error: cannot write the output{where}: {exc.strerror or exc}", err=True)
 
 
 def _exit(status: int, final: bool) -> NoReturn:

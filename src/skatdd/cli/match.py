@@ -28,7 +28,7 @@ import click
 
 from skatdd.core.errors import ResumeError
 from skatdd.engine.solve import Solver
-from skatdd.formats.files import game_lines
+from skatdd.formats.files import bounded_lines, game_lines
 from skatdd.play.full.match import FullConfig, full_file_line, full_match_items
 from skatdd.play.full.summary import FullSummary
 from skatdd.play.match import MatchConfig, file_line, match_items
@@ -62,7 +62,7 @@ def _deal_source(deals: str, seed: int, items_of: Callable[..., Any] = match_ite
         items, handler, total, line_id = items_of(int(text), seed)
         return iter(items), handler, total, line_id
     if deals == "-":
-        return game_lines(stdin_bytes()), stdin_handler, None, game_line_id
+        return game_lines(bounded_lines(stdin_bytes())), stdin_handler, None, game_line_id
     try:
         items, handler, total, line_id = items_of(deals, seed)
     except OSError as exc:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from skatdd.core.errors import MissingDependencyError, SkatddError, plural
+from skatdd.core.errors import MissingDependencyError, SkatddError, plural, quote
 from skatdd.engine.solve import Solver
 from skatdd.runner.stopping import STOP_SIGNALS
 
@@ -56,7 +56,9 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise SkatddError(f"--host {host!r}: unknown host ({exc.strerror})") from None
+        raise SkatddError(f"--host {quote(host)}: unknown host ({exc.strerror})") from None
+    except UnicodeError as exc:  # no host name at all (a label over 63 characters, undecodable bytes): the IDNA codec's
+        raise SkatddError(f"--host {quote(host)}: not a host name ({exc})") from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:

@@ -26,8 +26,8 @@ from skatdd.core.errors import DealFormatError, quote
 from .json_object import load_json
 
 __all__ = [
-    "Games", "game_lines", "looks_like_path", "missing_file", "open_games", "read_source", "record_id",
-    "strip_comments",
+    "MAX_INPUT_CHARS", "MAX_LINE_BYTES", "Games", "bounded_lines", "game_lines", "line_too_long", "looks_like_path",
+    "missing_file", "open_games", "read_source", "record_id", "strip_comments", "too_long_error",
 ]
 
 
@@ -41,32 +41,51 @@ PATH_LIMIT = 300
 
 
 def missing_file(arg: str) -> DealFormatError:
-    """The error for *arg*, which looks like a path, when no such file exists and it is no deal either."""
-    what = "is a directory, not a file" if os.path.isdir(arg) else "does not exist"
+    """The error for *arg*, which looks like a path, when it names no regular file and is no deal either."""
+    if os.path.isdir(arg):
+        what = "is a directory, not a file"
+    elif os.path.exists(arg):  # a device, a pipe, a socket: /dev/null was said not to exist
+        what = "is not a regular file"
+    else:
+        what = "does not exist"
     return DealFormatError(
         f"file {quote(arg, PATH_LIMIT)} {what} (and it is neither a file nor a deal: expected a path, a JSON object, "
         "an ISS record, or four groups of cards separated by '/')"
     )
 
 
+#: The longest single input read from a file or standard input (characters): a deal or a record is a
+#: few KiB; the bound keeps ``solve - < /dev/zero`` from taking all the memory.
+MAX_INPUT_CHARS = 16 << 20
+
+
+def _read_bounded(stream: IO[str], what: str) -> str:
+    """All of *stream*, refused (:class:`DealFormatError` naming *what*) past :data:`MAX_INPUT_CHARS` characters."""
+    text = stream.read(MAX_INPUT_CHARS + 1)
+    if len(text) > MAX_INPUT_CHARS:
+        raise DealFormatError(f"{what} is longer than {MAX_INPUT_CHARS:,} characters: no deal or game is that long")
+    return text
+
+
 def read_source(arg: str) -> tuple[str, str | None]:
     """``(text, path)``: the input's text, and the file it came from (``None`` when *arg* is the input itself).
 
     A file is read as UTF-8 (a byte-order mark is dropped); a file that
-    cannot be read raises :class:`DealFormatError` naming it.
+    cannot be read, or holds more than :data:`MAX_INPUT_CHARS` characters,
+    raises :class:`DealFormatError` naming it.
     """
     head = arg.lstrip()
     if head.startswith(("{", "(;")):
         return arg, None
     if arg == "-":
         try:
-            return sys.stdin.read(), None
+            return _read_bounded(sys.stdin, "standard input"), None
         except (OSError, UnicodeDecodeError) as exc:
             raise DealFormatError(f"cannot read standard input: {quote(str(exc))}") from None
     if arg and os.path.isfile(arg):
         try:
             with open(arg, encoding="utf-8-sig") as fh:
-                return fh.read(), arg
+                return _read_bounded(fh, f"deal file {quote(arg, PATH_LIMIT)}"), arg
         except (OSError, UnicodeDecodeError) as exc:
             raise DealFormatError(f"cannot read deal file {arg!r}: {quote(str(exc))}") from None  # a real path: shown whole
     return arg, None
@@ -75,6 +94,43 @@ def read_source(arg: str) -> tuple[str, str | None]:
 def strip_comments(text: str) -> str:
     """*text* without blank lines and lines starting with ``#``."""
     return "\n".join(line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+#: The longest line a file of many inputs may hold (bytes, its newline aside): records and deals are a few
+#: KiB at most; a longer line is that line's error, read and dropped in pieces, so that a file with no
+#: newline (``/dev/zero``) cannot take all the memory.
+MAX_LINE_BYTES = 1 << 20
+
+#: The pieces in which the rest of a line longer than :data:`MAX_LINE_BYTES` is read and dropped.
+_SKIP_BYTES = 1 << 16
+
+
+def bounded_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of *stream* as iterating it gives them, but none held longer than ``MAX_LINE_BYTES + 1`` bytes.
+
+    A longer line is given as its first ``MAX_LINE_BYTES + 1`` bytes, without
+    its newline (:func:`line_too_long` tells it), and the rest is read and
+    dropped; the next line is the one after it.
+    """
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if line_too_long(raw):
+            while (rest := stream.readline(_SKIP_BYTES)) and not rest.endswith(b"\n"):
+                pass
+        yield raw
+
+
+def line_too_long(raw: bytes | str) -> bool:
+    """Whether *raw*, a line from :func:`bounded_lines`, was longer than :data:`MAX_LINE_BYTES` (and cut)."""
+    return isinstance(raw, bytes) and len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")
+
+
+def too_long_error(raw: bytes) -> DealFormatError:
+    """The error of a line :func:`line_too_long` found cut: it names the line's start and the limit."""
+    return DealFormatError(f"{quote(raw[:40].decode('utf-8', 'replace'))}... is a line longer than "
+                           f"{MAX_LINE_BYTES:,} bytes: no deal or game is that long")
 
 
 def _is_record(raw: bytes) -> bool:
@@ -144,15 +200,20 @@ def open_games(arg: str, what: str = "GAME") -> Iterator[Games]:
         yield Games(arg, None, None, None)
         return
     try:
+        lines = bounded_lines(stream)
         head: list[bytes] = []
         found = 0
-        for raw in stream:
+        for raw in lines:
             head.append(raw)
             found += _is_record(raw)
             if found >= 2:
                 break
         if found < 2:
-            raw_text = b"".join(chain(head, stream))
+            rest = list(chain(head, lines))
+            for raw in rest:
+                if line_too_long(raw):
+                    raise DealFormatError(f"{path or 'stdin'}: {too_long_error(raw)}")
+            raw_text = b"".join(rest)
             try:
                 text = raw_text.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
@@ -162,8 +223,8 @@ def open_games(arg: str, what: str = "GAME") -> Iterator[Games]:
         total = None
         if path is not None:
             with open(path, "rb") as fh:
-                total = sum(1 for _ in game_lines(fh))
-        yield Games(None, game_lines(chain(head, stream)), total, path)
+                total = sum(1 for _ in game_lines(bounded_lines(fh)))
+        yield Games(None, game_lines(chain(head, lines)), total, path)
     finally:
         if path is not None:
             stream.close()

@@ -49,7 +49,7 @@ from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
-from skatdd.formats.files import game_lines
+from skatdd.formats.files import bounded_lines, game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput, parse_input
 from skatdd.runner.game_lines import game_line_id
@@ -228,11 +228,11 @@ def deal_items(deals: int | str | Iterable[Any], seed: int, *, generated: Callab
     if isinstance(deals, str):
         path = deals
         with open(path, "rb") as fh:
-            total = sum(1 for _ in game_lines(fh))
+            total = sum(1 for _ in game_lines(bounded_lines(fh)))
 
         def lines_of_file() -> Iterator[tuple[int, bytes | str]]:
             with open(path, "rb") as fh:
-                yield from game_lines(fh)
+                yield from game_lines(bounded_lines(fh))
 
         return lines_of_file(), from_file, total, game_line_id
     lines: list[tuple[int, bytes | str]] = []

@@ -24,6 +24,12 @@ cheats), so nothing it does reaches the referee's game.  It ignores Ctrl-C
 default action, dies with the process that started it, and has its file
 descriptor 1 pointed at stderr.  A host lives for one deal
 (:meth:`PlayerHost.close`, always called, kills it if it still runs).
+It leads a process group of its own, and the whole group is killed with
+it: a process the plug-in started (a subprocess, a fork) ends with the
+deal instead of outliving the match.  A host killed with its worker or
+referee (a stopped ``--jobs`` run, a referee killed outright) cannot kill
+its group itself; a *guard*, a small process of the group that runs no
+plug-in code, kills the group as soon as the host is gone.
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -91,9 +98,57 @@ def _serve(conn: Connection, factory: PlayerFactory) -> None:
         conn.send(reply)
 
 
+def _kill_group(pid: int) -> None:
+    """SIGKILL the host *pid* and every process of its group (what its plug-in started); quiet when gone.
+
+    The group outlives its leader while a member lives, and its number is
+    not reused meanwhile, so this also reaches the plug-in's processes
+    after the host itself has ended.
+    """
+    for kill in (os.killpg, os.kill):  # os.kill: a host killed before it made its group
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+#: How often a host's guard checks that the host is still there (seconds).
+GUARD_POLL_SECONDS = 0.2
+
+
+def _start_guard() -> None:
+    """Fork the host's guard: it waits for the host (this process) to end, then kills the host's whole group.
+
+    The guard closes every descriptor it inherited beyond the standard
+    three (the host's socket above all: held open, the referee would not
+    see the host end) and ignores the stop signals: the group's SIGKILL
+    ends it with the rest.
+    """
+    host = os.getpid()
+    if os.fork() != 0:
+        return
+    try:
+        os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+        while os.getppid() == host:
+            time.sleep(GUARD_POLL_SECONDS)
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
+
+
 def _host_main(conn: Connection, factory: PlayerFactory, parent: int) -> None:
-    """The forked host: signals and parent tie as a pool worker's, stdout at stderr, then :func:`_serve`."""
+    """The forked host: a process group of its own, signals and parent tie as a pool worker's, stdout at stderr.
+
+    Then :func:`_serve`.
+    """
+    try:
+        os.setpgid(0, 0)
+    except OSError:  # the referee has made the group already
+        pass
     init_worker(parent)
+    _start_guard()
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     os.dup2(2, 1)  # whatever the player writes to descriptor 1 goes to stderr
     sys.stdout = sys.stderr
@@ -124,6 +179,10 @@ class PlayerHost:
             finally:
                 os._exit(status)
         theirs.close()
+        try:
+            os.setpgid(pid, pid)  # in both processes, so the group exists whichever runs first
+        except OSError:  # the host has made it already, or has ended
+            pass
         self.pid, self.conn = pid, Connection(ours.detach())
         return self.conn
 
@@ -146,10 +205,7 @@ class PlayerHost:
         self.close()
         if pid is None:
             return "its process ended"
-        try:
-            os.kill(pid, signal.SIGKILL)  # it may still run, having closed its socket; a dead one keeps its status
-        except ProcessLookupError:
-            pass
+        _kill_group(pid)  # it may still run, having closed its socket; a dead one keeps its status
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             return f"its process was killed by {signal.Signals(os.WTERMSIG(status)).name}"
@@ -162,8 +218,8 @@ class PlayerHost:
             self.conn = None
         pid, self.pid = self.pid, None
         if pid is not None:
+            _kill_group(pid)
             try:
-                os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
+            except ChildProcessError:
                 pass

@@ -9,12 +9,14 @@ that neither has to know the other's names.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
 import os
 import re
 import sys
+from collections.abc import Iterator
 
 from skatdd.core.errors import SkatddError, quote
 
@@ -39,8 +41,47 @@ def _unknown(name: str, why: str) -> SkatddError:
                        "(or path/to/file.py:factory)")
 
 
+@contextlib.contextmanager
+def _stdout_at_stderr() -> Iterator[None]:
+    """Within the block ``sys.stdout`` and descriptor 1 point at stderr; both are restored after it.
+
+    A plug-in's module runs in this process when it is imported; what it
+    prints then (``print``, ``os.write(1, ...)``) must not land among the
+    results a command writes on standard output.
+    """
+    saved_stream = sys.stdout
+    saved_fd = None
+    try:
+        saved_stream.flush()
+        if saved_stream.fileno() == 1:
+            saved_fd = os.dup(1)
+            os.dup2(sys.stderr.fileno(), 1)
+    except (AttributeError, OSError, ValueError):  # no descriptor (an in-process caller's stdout)
+        pass
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        sys.stdout = saved_stream
+        if saved_fd is not None:
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
+
+
 def _import_plugin(target: str, name: str) -> object:
-    """The module of a plug-in: a file path (``....py``) or a dotted module on ``sys.path`` or in the current directory."""
+    """The module of a plug-in: a file path (``....py``) or a dotted module on ``sys.path`` or in the current directory.
+
+    The module runs with its standard output at stderr (:func:`_stdout_at_stderr`); one that raises
+    anything but ``KeyboardInterrupt`` (``sys.exit`` included) is an unknown player.
+    """
+    with _stdout_at_stderr():
+        return _import_module(target, name)
+
+
+def _import_module(target: str, name: str) -> object:
+    """:func:`_import_plugin` without the redirection."""
     if target.endswith(".py"):
         if not os.path.isfile(target):
             raise _unknown(name, f"no file {quote(target)}")
@@ -52,7 +93,7 @@ def _import_plugin(target: str, name: str) -> object:
         sys.modules[module_name] = module  # so that pickling the module's objects finds it
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             del sys.modules[module_name]
             raise _unknown(name, f"loading {quote(target)} raised {type(exc).__name__}: {exc}") from None
         return module
@@ -62,7 +103,7 @@ def _import_plugin(target: str, name: str) -> object:
         return importlib.import_module(target)
     except ImportError as exc:
         raise _unknown(name, f"cannot import {quote(target)} ({exc})") from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise _unknown(name, f"importing {quote(target)} raised {type(exc).__name__}: {exc}") from None
 
 

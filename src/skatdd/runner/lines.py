@@ -43,6 +43,7 @@ from typing import IO, Any
 from skatdd.core.errors import SkatddError
 from skatdd.engine.solve import MODES, Solver, solver_or_default
 from skatdd.engine.threads import usable_cores
+from skatdd.formats.files import bounded_lines
 from skatdd.formats.json_object import load_json, position_from_json
 
 from .ordered import Chunk, Item, run_ordered
@@ -116,7 +117,7 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
     Lines are read lazily as bytes; decoding happens in :func:`solve_line`
     so that a line that is not UTF-8 is reported as that line's error.
     """
-    for number, raw in enumerate(stream, start=1):
+    for number, raw in enumerate(bounded_lines(stream), start=1):
         if raw.strip():
             yield number, raw
 
@@ -139,7 +140,7 @@ def stdin_bytes() -> IO[bytes]:
 def count_lines(path: str) -> int:
     """Non-blank lines of the file at *path* (for a progress bar's total)."""
     with open(path, "rb") as fh:
-        return sum(1 for raw in fh if raw.strip())
+        return sum(1 for raw in bounded_lines(fh) if raw.strip())
 
 
 def solve_line(solver: Solver, line: int, raw: bytes | str, mode: str) -> LineOutcome:

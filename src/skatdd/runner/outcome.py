@@ -16,6 +16,7 @@ from typing import Any
 
 from skatdd.core.errors import DealFormatError
 from skatdd.engine.solve import Solver
+from skatdd.formats.files import line_too_long, too_long_error
 from skatdd.formats.json_object import load_json
 from skatdd.formats.json_text import json_text
 
@@ -97,6 +98,8 @@ def line_text(raw: bytes | str) -> str:
     """*raw* as text; bytes must be UTF-8 (:class:`DealFormatError` naming the problem otherwise)."""
     if isinstance(raw, str):
         return raw
+    if line_too_long(raw):  # cut by the reader (skatdd.formats.files.bounded_lines)
+        raise too_long_error(raw)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -39,7 +39,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -395,18 +395,23 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
     Raises ``ValueError`` for ``deals < 1`` (and as :func:`close_deals`).
     """
     solver = solver_or_default(solver)
+    generated = [0.0]  # the seconds spent making the deals
+    source: Iterable[Position]
     if positions is None:
         if deals < 1:
             raise ValueError(f"deals must be at least 1, got {deals}")
-        start = time.perf_counter()
-        positions = close_deals(seed, deals, game=game, solver=solver) if close else _generate(seed, deals, game)
-        generate_seconds = time.perf_counter() - start
+        if close:
+            start = time.perf_counter()
+            source = close_deals(seed, deals, game=game, solver=solver)
+            generated[0] = time.perf_counter() - start
+        else:
+            source = _generate(seed, deals, game, generated)
     else:
-        generate_seconds = 0.0
+        source = positions
         deals = len(positions)
     solver.clear()  # first touch of the table's memory happens here, not in the first timing
     timings: list[DealTiming] = []
-    for i, pos in enumerate(positions):
+    for i, pos in enumerate(source):
         seconds, cpu, nodes, value, wins = time_solve(pos, solver=solver)
         timing = DealTiming(i, pos.game, pos.declarer, value, wins, seconds, nodes, cpu)
         if card_values:
@@ -420,10 +425,21 @@ def run_bench(*, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, game: Gam
         if progress is not None:
             progress(i, timing)
     return BenchReport(deals=deals, seed=seed, game=game, tt_mb=solver.tt_mb, timings=timings,
-                       generate_seconds=generate_seconds, close=close)
+                       generate_seconds=generated[0] if positions is None else 0.0, close=close)
 
 
-def _generate(seed: int, n: int, game: Game | None) -> list[Position]:
-    from .generate import realistic_deals  # imported here: generation is only needed without positions
+def _generate(seed: int, n: int, game: Game | None, seconds: list[float]) -> Iterator[Position]:
+    """The deals of ``realistic_deals(seed, n, game=game)``, each made when it is asked for.
 
-    return realistic_deals(seed, n, game=game)
+    Made one at a time, so memory does not grow with *n* and the first deal
+    is timed at once whatever *n* (``--deals 10**30`` made every deal
+    first, without end).  The seconds spent making them are added to ``seconds[0]``.
+    """
+    from .generate import realistic_deal  # imported here: generation is only needed without positions
+
+    rng = generator(seed)
+    for _ in range(n):
+        start = time.perf_counter()
+        pos = realistic_deal(rng, game=game)[0]
+        seconds[0] += time.perf_counter() - start
+        yield pos
