@@ -112,6 +112,16 @@ def test_an_empty_html_path_is_refused(tmp_path: Path, no_work: None, monkeypatc
     assert os.listdir(tmp_path) == []
 
 
+def test_a_dash_output_is_refused_not_written_as_a_file(tmp_path: Path, no_work: None,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-o -`` elsewhere means standard output: here it made a file named '-'; now one line says so."""
+    monkeypatch.chdir(tmp_path)
+    assert_refused(invoke("batch", str(POSITIONS), "-o", "-"), "-o", "standard output", "./-")
+    assert_refused(invoke("analyse", str(ISS_GAMES), "--table", "-"), "--table")  # refused for its format first
+    assert_refused(invoke("analyse", str(GAME), "--no-review", "--html", "-"), "--html", "standard output")
+    assert os.listdir(tmp_path) == []
+
+
 def test_an_output_in_a_missing_folder_is_refused(tmp_path: Path, no_work: None) -> None:
     for command in (["batch", str(POSITIONS)], ["analyse", str(ISS_GAMES)], ["analyse", str(GAME), "--no-review"]):
         assert_refused(invoke(*command, "-o", str(tmp_path / "nope" / "x.jsonl")), "-o", "does not exist")

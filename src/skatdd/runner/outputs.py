@@ -68,6 +68,10 @@ def check_output(path: str, option: str, kind: str = FILE, *, beside: Sequence[s
     where = f"{option} {quote(path)}" if option else quote(path)
     if not path.strip():
         raise OutputError(f"{where}: an empty path: expected a {kind} name")
+    if path == "-":
+        # Elsewhere '-' is standard output; here it would be a file of that name in the current folder.
+        raise OutputError(f"{where}: standard output is where the results go without this option: leave it out "
+                          "(or give ./- for a file named '-')")
     folder = kind == FOLDER or (kind == FILE_OR_FOLDER and names_a_folder(path))
     if folder:
         if os.path.exists(path) and not os.path.isdir(path):
