@@ -243,3 +243,10 @@ def test_a_full_disk_is_one_line_and_status_1(args: list[str]) -> None:
                              timeout=120, cwd=ROOT)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.strip().splitlines() == ["Error: cannot write the output: No space left on device"]
+
+
+def test_a_resume_record_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's record beside -o FILE (FILE.run.json) is a folder: the message names it, not FILE."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out.jsonl.run.json").mkdir()
+    assert_refused(invoke("batch", str(POSITIONS), "-o", "out.jsonl"), "'out.jsonl.run.json'", "Is a directory")

@@ -197,8 +197,9 @@ class ResultSink:
         try:
             self.stream, self.prior = open_output(output, items, resume=resume, ident=line_id, on_record=on_record,
                                                   run=run)
-        except OSError as exc:
-            raise click.BadParameter(f"cannot write {output!r}: {exc.strerror or exc}", param_hint="-o") from None
+        except OSError as exc:  # name the file that failed: FILE, or its resume record beside it
+            failed = exc.filename if isinstance(exc.filename, str) else output
+            raise click.BadParameter(f"cannot write {failed!r}: {exc.strerror or exc}", param_hint="-o") from None
 
     def write(self, record: dict[str, Any]) -> None:
         self.stream.write(record_line(record) + "\n")
