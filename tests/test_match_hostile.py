@@ -377,3 +377,23 @@ def test_processes_a_plug_in_starts_end_when_the_run_is_stopped(tmp_path: Path, 
         for pid in map(int, pids.read_text().split()):
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("answer", "shown"), [('"x" * 20_000_000', "xxxx... (20,000,000 characters)"),
+                                               ("10 ** 5000", "an int of 16,610 bits")])
+def test_a_huge_answer_fails_the_deal_in_a_short_message(tmp_path: Path, answer: str, shown: str) -> None:
+    """A 20 MB text or a 5,000-digit int is not sent back whole: the deal fails at once, with a short message."""
+    name = plug_in(tmp_path, "huge_bot.py", f"""
+        class Huge:
+            def play(self, state):
+                return {answer}
+
+
+        def make(seat, seed):
+            return Huge()
+    """)
+    proc = run_skatdd("match", "heuristic", name, "--deals", "1", "--jobs", "1", *TT)
+    assert proc.returncode == 1, proc.stderr
+    [record] = lines_of(proc.stdout)
+    message = record["failed"]["message"]
+    assert shown in message and "which is no card" in message and len(message) < 300, message

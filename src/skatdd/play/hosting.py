@@ -59,10 +59,25 @@ class HostDied(Exception):
     """The host's process ended before it answered (the message says how)."""
 
 
+#: The longest text a host sends back as it is: a card code or a full game's token is a few characters.
+MAX_ANSWER_CHARS = 200
+
+
 def _answer(choice: object) -> tuple[str, Any]:
-    """A player's answer as sent back: a card int or code as it is, anything else as its ``repr``."""
-    if isinstance(choice, (int, str)) and not isinstance(choice, bool):
-        return ("card", int(choice) if isinstance(choice, int) else str(choice))
+    """A player's answer as sent back: a card int or code as it is, anything else as its ``repr``.
+
+    Only what could be a card or a token crosses whole: a longer text or an
+    int beyond 64 bits goes back as a short description (a plug-in returning
+    50 MB had it pickled to the referee, seconds a card).
+    """
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        if -(1 << 63) <= choice < 1 << 63:
+            return ("card", int(choice))
+        return ("junk", f"an int of {choice.bit_length():,} bits")
+    if isinstance(choice, str):
+        if len(choice) <= MAX_ANSWER_CHARS:
+            return ("card", str(choice))
+        return ("junk", f"{str.__repr__(choice[:40])[:-1]}... ({len(choice):,} characters)")
     if isinstance(choice, ACTIONS):  # a full game's action goes back as its token
         return ("card", str(choice))
     return ("junk", repr(choice)[:80])
