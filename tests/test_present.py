@@ -146,6 +146,45 @@ def test_a_result_prints_without_importing_present_first() -> None:
     assert run.stdout.startswith("Verdict: UNBEATABLE")
 
 
+def _printable_classes() -> list[type]:
+    """Every result class of the package that prints itself (all renderers imported first)."""
+    import skatdd.present.texts  # noqa: F401  (imports every result module with its renderer)
+    from skatdd.core.printable import Printable
+
+    found, todo = [], list(Printable.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return sorted({cls for cls in found if cls.__module__.startswith("skatdd.")}, key=lambda c: c.__qualname__)
+
+
+@pytest.mark.parametrize("cls", _printable_classes(), ids=lambda cls: cls.__qualname__)
+def test_each_result_class_prints_from_its_own_renderer_module(cls: type) -> None:
+    # A fresh interpreter: the class's module, then the one renderer module the package root names for it.
+    code = (f"import importlib, skatdd\nfrom skatdd.core import printable\n"
+            f"cls = getattr(importlib.import_module({cls.__module__!r}), {cls.__qualname__!r})\n"
+            f"importlib.import_module(skatdd.RENDERER_MODULES[{cls.__module__!r}])\n"
+            f"assert printable._lookup(cls) is not None\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_command_imports_only_its_own_renderer_and_logic() -> None:
+    # The start-up of a command is part of every answer (a bot calling the CLI per move): null-ouvert's
+    # text needs neither the other commands' renderers nor the single-dummy families.
+    code = ("import sys\nfrom skatdd.cli import main\n"
+            "try:\n    main(['null-ouvert', 'C7 C8 C9 S7 S8 S9 H7 H8 D7 D8', '--declarer', 'F', '--skat', 'CA SA', "
+            "'--jobs', '1'])\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+            "loaded = sorted(m for m in sys.modules if m in ('skatdd.present.texts', 'skatdd.present.bid', "
+            "'skatdd.analysis.advise.api', 'skatdd.analysis.inference.api', 'skatdd.formats.readers'))\n"
+            "print(loaded)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "Verdict: UNBEATABLE" in run.stdout
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
 @pytest.mark.parametrize("text", [(ROOT / GAME).read_text(encoding="utf-8"),
                                   *(ROOT / "examples" / "positions.jsonl").read_text(encoding="utf-8").splitlines()])
 def test_game_spec_repr_is_readable_and_evaluates_back(text: str) -> None:

@@ -32,10 +32,10 @@ What it gives:
   the same deals);
 * :class:`SkatddError`, the base of every input error.
 
-The cards, the input and the solver are imported with the package; the
-commands' logic (``advise``, ``odds``, ``bid``, ``null_ouvert``,
-``match``) is imported on first use (PEP 562), so ``import skatdd`` stays
-light.
+The cards, the positions and the solver are imported with the package;
+the readers (``parse_deal``, ``load_deal``) and the commands' logic
+(``advise``, ``odds``, ``bid``, ``null_ouvert``, ``match``) are imported on
+first use (PEP 562), so ``import skatdd`` stays light.
 """
 from __future__ import annotations
 
@@ -50,7 +50,6 @@ from .core.rules import Game, parse_game, parse_seat
 from .core.scoring import Declaration
 from .core.scoring import score_game as score
 from .engine.solve import Solver
-from .formats.readers import load_deal
 from .formats.spec import GameSpec
 from .version import __version__
 
@@ -64,6 +63,7 @@ if TYPE_CHECKING:
     from .analysis.odds.api import odds as odds
     from .engine.nullouvert import analyse as null_ouvert
     from .formats.deal_input import DealInput
+    from .formats.readers import load_deal as load_deal
     from .play.match import match as match
 
 
@@ -137,20 +137,42 @@ _LAZY: dict[str, tuple[str, str]] = {
     "advise": ("skatdd.analysis.advise.api", "advise"),
     "analyse": ("skatdd.analysis.analyse.api", "analyse"),
     "bid": ("skatdd.analysis.bid.api", "bid"),
+    "load_deal": ("skatdd.formats.readers", "load_deal"),
     "match": ("skatdd.play.match", "match"),
     "null_ouvert": ("skatdd.engine.nullouvert", "analyse"),
     "odds": ("skatdd.analysis.odds.api", "odds"),
 }
 
 
-def _load_renderers() -> object:
-    """Import every result's text renderer (:mod:`skatdd.present.texts`): see :mod:`skatdd.core.printable`."""
+#: The present module that renders the results of each result module (tests/test_present.py checks it is whole).
+RENDERER_MODULES = {
+    "skatdd.analysis.advise.results": "skatdd.present.advise",
+    "skatdd.analysis.analyse.results": "skatdd.present.analyse",
+    "skatdd.analysis.best.results": "skatdd.present.best",
+    "skatdd.analysis.bid.results": "skatdd.present.bid",
+    "skatdd.analysis.odds.results": "skatdd.present.odds",
+    "skatdd.core.scoring": "skatdd.present.score",
+    "skatdd.engine.nullouvert_results": "skatdd.present.null_ouvert",
+    "skatdd.engine.solve": "skatdd.present.solve",
+    "skatdd.play.summary": "skatdd.present.match",
+}
+
+
+def _load_renderer(cls: type) -> object:
+    """Import the renderer of *cls* (see :mod:`skatdd.core.printable`): its own present module, else all of them.
+
+    Importing every renderer (:mod:`skatdd.present.texts`) imports every
+    command's logic: about a tenth of a second of CPU at a command's start.
+    """
+    for klass in cls.__mro__:
+        if klass.__module__ in RENDERER_MODULES:
+            return _importlib.import_module(RENDERER_MODULES[klass.__module__])
     return _importlib.import_module("skatdd.present.texts")
 
 
 # The package root wires the layers: the results (analysis, engine, play) print through present's renderers,
-# which a layer below present may not import; they are loaded on the first str() of a result.
-_printable.set_loader(_load_renderers)
+# which a layer below present may not import; each is loaded on the first str() of a result of its class.
+_printable.set_loader(_load_renderer)
 
 
 def __getattr__(name: str) -> Any:

@@ -24,9 +24,6 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from skatdd.analysis.advise.api import MAX_HONEST_TRICKS
-from skatdd.analysis.honest.api import DEFAULT_TRICKS
-from skatdd.analysis.inference.api import INFERENCES
 from skatdd.core.errors import SkatddError, quote
 from skatdd.core.rules import parse_game, parse_seat
 from skatdd.core.scoring import MAX_BID, MIN_BID
@@ -277,6 +274,10 @@ def worlds_option(default: int | None) -> Callable[[F], F]:
 
 def inference_option(func: F) -> F:
     """``--inference none|bids|play|all``: how the worlds are weighed (docs/inference.md)."""
+    # Imported here, as the options of advise and analyse are: every other command starts without the
+    # single-dummy families (a twentieth of a second of CPU).
+    from skatdd.analysis.inference.api import INFERENCES
+
     return click.option(
         "--inference", type=click.Choice(INFERENCES), default="none", show_default=True, metavar="KIND",
         help="none, bids, play or all: weigh the worlds by what the bidding (an ISS record's auction, a JSON "
@@ -285,6 +286,9 @@ def inference_option(func: F) -> F:
 
 def honest_options(what: str) -> Callable[[F], F]:
     """``--honest`` and ``--honest-tricks K``: the honest search at declarer decisions (*what*: where)."""
+    from skatdd.analysis.advise.api import MAX_HONEST_TRICKS  # imported here: see inference_option
+    from skatdd.analysis.honest.api import DEFAULT_TRICKS
+
     def add(func: F) -> F:
         func = click.option(
             "--honest-tricks", type=click.IntRange(1, MAX_HONEST_TRICKS), default=DEFAULT_TRICKS, show_default=True,

@@ -9,8 +9,10 @@ a result class derives from :class:`Printable`, whose ``__str__`` looks its
 class up here, and each :mod:`skatdd.present` module registers its renderers
 with :func:`renders` when it is imported.  What imports :mod:`skatdd.present`
 is the package root (outside the layers): ``skatdd/__init__.py`` installs
-it with :func:`set_loader`, so the first ``str(result)`` loads the renderers
-and ``import skatdd`` stays light.
+a loader with :func:`set_loader`, so the first ``str(result)`` of a class
+loads its renderer (its own present module only: a command's start-up
+does not pay for every other command's renderers) and ``import skatdd``
+stays light.
 
 Imports nothing of skatdd.
 """
@@ -24,7 +26,7 @@ __all__ = ["Printable", "render", "renders", "set_loader"]
 T = TypeVar("T")
 
 _RENDERERS: dict[type, Callable[[Any], str]] = {}
-_loader: Callable[[], object] | None = None
+_loader: Callable[[type], object] | None = None
 
 
 def renders(cls: type[T]) -> Callable[[Callable[[T], str]], Callable[[T], str]]:
@@ -35,8 +37,8 @@ def renders(cls: type[T]) -> Callable[[Callable[[T], str]], Callable[[T], str]]:
     return register
 
 
-def set_loader(loader: Callable[[], object]) -> None:
-    """*loader* imports the renderers (:mod:`skatdd.present`); called once, on the first unregistered lookup."""
+def set_loader(loader: Callable[[type], object]) -> None:
+    """*loader* imports the renderer of the class it is given (:mod:`skatdd.present`); called on an unregistered lookup."""
     global _loader
     _loader = loader
 
@@ -49,10 +51,10 @@ def _lookup(cls: type) -> Callable[[Any], str] | None:
 
 
 def render(obj: object) -> str:
-    """The text of *obj* from its class's renderer (loading the renderers first if needed); else its repr."""
+    """The text of *obj* from its class's renderer (loading it first if needed); else its repr."""
     func = _lookup(type(obj))
     if func is None and _loader is not None:
-        _loader()
+        _loader(type(obj))
         func = _lookup(type(obj))
     return func(obj) if func is not None else repr(obj)
 
