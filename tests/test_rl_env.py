@@ -5,6 +5,7 @@ extra installs it, so CI runs these for real.
 """
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
@@ -15,7 +16,8 @@ pytest.importorskip("pettingzoo")
 import numpy as np  # after the skip: numpy comes with the extra
 from pettingzoo.test import api_test
 
-from skatdd.core.errors import IllegalPlayError
+from skatdd.core.cards import CardSet
+from skatdd.core.errors import CardCountError, DuplicateCardError, IllegalPlayError, InvalidCardError
 from skatdd.play import FullGame, RandomPlayer, play_game
 from skatdd.rl import ACTIONS, LAYOUT, N_ACTIONS, SIZE, action_of, encode, env, index_of, raw_env
 from skatdd.rl.observation import block
@@ -118,6 +120,40 @@ def test_reset_deals_from_the_seed_or_plays_the_given_deal() -> None:
     given = FullGame.from_seed(5).dealt
     a.reset(options={"hands": list(given[0]), "skat": given[1]})
     assert a.game.dealt == given
+
+
+def test_reset_without_the_skat_takes_the_two_cards_no_hand_holds() -> None:
+    given = FullGame.from_seed(5).dealt
+    e = raw_env()
+    e.reset(options={"hands": list(given[0])})
+    assert e.game.dealt == given
+    e.reset(options={"hands": [str(CardSet(hand)) for hand in given[0]]})  # as card codes
+    assert e.game.dealt == given
+
+
+@pytest.mark.parametrize(("options", "error", "words"), [
+    ({"skat": "CJ SJ"}, ValueError, "'skat' without the 'hands'"),
+    ({"hands": "CJ SJ"}, ValueError, "list of the three hands"),
+    ({"hands": None}, ValueError, "list of the three hands"),
+    ({"hands": [["CJ"]]}, CardCountError, "three hands, not 1"),
+    ({"hands": [list(range(10)), list(range(10, 20)), list(range(19, 29))]}, DuplicateCardError, "'ST'"),
+    ({"hands": [["CJ", "XX"], [], []]}, InvalidCardError, "'XX'"),
+])
+def test_reset_refuses_a_bad_deal_naming_what_is_wrong(options: dict[str, Any], error: type[Exception],
+                                                      words: str) -> None:
+    with pytest.raises(error, match=re.escape(words)):
+        raw_env().reset(options=options)
+
+
+@pytest.mark.parametrize("action", [1.5, "64", float("nan"), [64]])
+def test_step_refuses_an_action_that_is_not_an_integer(action: Any) -> None:
+    # int() would have made 1.5 the action 1 (a bid of 20) and "64" a pass
+    e = raw_env()
+    e.reset(seed=1)
+    with pytest.raises(TypeError, match="is not an index of the action space"):
+        e.step(action)
+    e.step(np.int64(64))  # numpy's integers are indices
+    assert e.agent_selection != "player_1"
 
 
 def test_the_vector_is_the_seats_state() -> None:

@@ -26,6 +26,7 @@ observation is the game's own state with nothing half-done to show.  Only the
 from __future__ import annotations
 
 import itertools
+import operator
 
 from skatdd.core.cards import Card, CardSet
 from skatdd.core.rules import Game
@@ -79,8 +80,16 @@ def index_of(action: Action) -> int:
 
 
 def action_of(index: int) -> Action:
-    """The action at *index* (any int type, numpy's included); :class:`IndexError` outside ``0 .. N_ACTIONS-1``."""
-    i = int(index)
+    """The action at *index* (any int type, numpy's included); :class:`IndexError` outside ``0 .. N_ACTIONS-1``.
+
+    Anything that is not an integer (a float such as ``1.5``, a string) raises :class:`TypeError`: ``int()``
+    would round a float to some other action.
+    """
+    try:
+        i = operator.index(index)
+    except TypeError:
+        raise TypeError(f"action {str(index)[:40]!r} is not an index of the action space "
+                        f"(an integer 0..{N_ACTIONS - 1})") from None
     if not 0 <= i < N_ACTIONS:
         raise IndexError(f"action {i} is outside the action space 0..{N_ACTIONS - 1}")
     return ACTIONS[i]

@@ -14,7 +14,8 @@ is one move of the game by :attr:`agent_selection`.
   the :class:`~skatdd.play.full.state.GameResult`;
 * **reset**: ``reset(seed=s)`` deals ``FullGame.from_seed`` from a seed drawn
   from ``s`` (later resets without a seed go on drawing from it);
-  ``options={"hands": [...], "skat": ...}`` plays the given deal; other keys are ignored;
+  ``options={"hands": [...], "skat": ...}`` plays the given deal (without ``"skat"``: the two
+  cards no hand holds); other keys are ignored;
 * **illegal actions**: :class:`raw_env` raises
   :class:`~skatdd.core.errors.IllegalPlayError`; ``env(illegal_reward=r)`` ends
   the game instead, ``r`` to the offender and 0 to the others (PettingZoo's
@@ -29,6 +30,7 @@ is one move of the game by :attr:`agent_selection`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -37,6 +39,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from skatdd.core.cards import ALL_CARDS, CardSet
 from skatdd.core.seeds import generator
 from skatdd.play.full.game import FullGame
 
@@ -46,6 +49,19 @@ from .observation import SIZE, encode
 __all__ = ["env", "raw_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
+
+
+def _given_deal(hands: Any, skat: Any) -> FullGame:
+    """The game of *hands* (forehand first) and *skat*; without *skat*, the two cards none of the hands holds.
+
+    Bad cards raise what :class:`~skatdd.play.full.game.FullGame` raises for them, naming the card.
+    """
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+        raise ValueError(f"reset(options=...): 'hands' must be a list of the three hands, not {str(hands)[:60]!r}")
+    if skat is None and len(hands) == 3:
+        held = [h if isinstance(h, int) else CardSet(h).mask for h in hands]
+        skat = ALL_CARDS & ~(held[0] | held[1] | held[2])
+    return FullGame(hands, 0 if skat is None else skat)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -93,8 +109,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         if seed is not None:
             self._seeds = generator(seed)
         options = options or {}
-        if "hands" in options or "skat" in options:
-            self._game = FullGame(options["hands"], options["skat"])
+        if "hands" in options:
+            self._game = _given_deal(options["hands"], options.get("skat"))
+        elif "skat" in options:
+            raise ValueError("reset(options=...) names a 'skat' without the 'hands' it goes with")
         else:
             self._game = FullGame.from_seed(self._seeds.getrandbits(63))
         self.agents = self.possible_agents[:]
