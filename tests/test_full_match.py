@@ -256,3 +256,8 @@ def test_deals_from_a_file_json_and_iss(tmp_path: Path) -> None:
     assert (records[0]["hands"], records[0]["skat"]) == (records[1]["hands"], records[1]["skat"])
     assert len(records[0]["games"]) == len(records[1]["games"]) == 6
     assert "error" in records[2]
+
+
+def test_a_negative_number_of_full_deals_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 0, a path or the deals themselves, not -2"):
+        full_match("random", "random", -2)

@@ -399,3 +399,9 @@ def test_the_readme_plug_in_example_runs(tmp_path: Path) -> None:
                           timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert proc.returncode == 0, proc.stderr
     assert len(lines_of(proc.stdout)) == 3 and "played twice" in proc.stderr
+
+
+@pytest.mark.parametrize("deals", [-1, -10**9])
+def test_a_negative_number_of_deals_is_refused(deals: int) -> None:
+    with pytest.raises(ValueError, match=f"at least 0, a path or the deals themselves, not {deals}"):
+        skatdd.match("random", "random", deals)

@@ -223,6 +223,9 @@ def deal_items(deals: int | str | Iterable[Any], seed: int, *, generated: Callab
     if isinstance(deals, bool):
         raise TypeError("deals must be a number of deals, a path or the deals themselves, not a bool")
     if isinstance(deals, int):
+        if deals < 0:
+            raise ValueError(f"deals must be a number of deals of at least 0, a path or the deals themselves, "
+                             f"not {deals}")
         return (((i, str(i)) for i in range(1, deals + 1)), generated, deals,
                 lambda raw: generated_id(seed, int(line_text(raw))))
     if isinstance(deals, str):
