@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 import pytest
 
 import skatdd
-from skatdd.cli import all_commands, options
+from skatdd.cli import COMMAND_MODULES, COMMAND_SUMMARIES, all_commands, options
 from skatdd.core.seeds import DEFAULT_SEED
 
 #: Every (command name, option) of the group.
@@ -80,3 +82,24 @@ def test_the_entry_points_name_their_keywords_alike() -> None:
         assert "jobs" in inspect.signature(getattr(skatdd, name)).parameters, name
     for name in ("advise", "odds", "bid", "match"):
         assert "seed" in inspect.signature(getattr(skatdd, name)).parameters, name
+
+
+def test_the_group_help_lists_each_commands_own_summary() -> None:
+    # `skatdd --help` reads COMMAND_SUMMARIES so as not to import every command: they must say what the
+    # commands' docstrings say, for every width Click may cut them to.
+    commands = all_commands()
+    assert set(COMMAND_SUMMARIES) == set(COMMAND_MODULES) == set(commands)
+    for name, command in commands.items():
+        for limit in (20, 45, 80, 200):
+            stand_in = click.Command(name, help=COMMAND_SUMMARIES[name])
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
+
+
+def test_the_group_help_imports_no_command() -> None:
+    code = ("import sys\nfrom skatdd.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('skatdd.cli.') and m not in "
+            "('skatdd.cli.common',)))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "null-ouvert  Is this null ouvert unbeatable?" in run.stdout
+    assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -91,6 +91,24 @@ COMMAND_MODULES = {"advise": "advise", "analyse": "analyse", "batch": "batch", "
                    "serve": "serve", "solve": "solve"}
 
 
+#: Each command's first paragraph of help, as its docstring gives it: ``skatdd --help`` lists the commands from
+#: here without importing them (tests/test_cli_conventions.py checks they agree).
+COMMAND_SUMMARIES = {
+    "advise": "What the player to move should play, from what he can see (single-dummy).",
+    "analyse": "Analyse a played game card by card: the double-dummy cost of every card.",
+    "batch": "Solve every JSON position line of FILE ('-': stdin); JSON lines out, in input order.",
+    "bench": "Time the solver on seeded realistic deals: solves/s, median and tail times, nodes.",
+    "best": "The best contract for DEAL: every game, picked up or hand, scored by the ISkO.",
+    "bid": "How high to bid with HAND, the seat's ten dealt cards, and what to play.",
+    "match": "Play a duplicate match of player A against player B; JSON lines out, one per deal, then the summary.",
+    "null-ouvert": "Is this null ouvert unbeatable?  HAND: the declarer's ten cards after the discard.",
+    "odds": "The chances of every contract for HAND, the seat's ten dealt cards, the other cards unseen.",
+    "score": "Value and score of a declared game (ISkO rules, Seeger-Fabian too).",
+    "serve": "Serve the analysis board and the JSON API on HOST:PORT.",
+    "solve": "Solve DEAL double-dummy: value, win or loss, an optimal line.",
+}
+
+
 class OneLineGroup(click.Group):
     """The ``skatdd`` group: every usage or input error, the group's or a command's, is one line, exit status 2.
 
@@ -112,6 +130,25 @@ class OneLineGroup(click.Group):
             module = importlib.import_module(f"{__name__}.{COMMAND_MODULES[cmd_name]}")
             self.add_command(module.command, cmd_name)
         return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, as Click lists them, each command's module left unimported."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.commands or name not in COMMAND_SUMMARIES:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                rows.append((name, command.get_short_help_str(limit)))
+            else:
+                # a stand-in with the command's summary, cut as Click cuts the command's own help
+                rows.append((name, click.Command(name, help=COMMAND_SUMMARIES[name]).get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
