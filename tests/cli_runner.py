@@ -7,6 +7,7 @@ whichever was loaded last when both folders are collected together.
 """
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -51,6 +52,25 @@ def run_skatdd(*args: str, input: str | None = None, timeout: float = 300) -> su
     """Run ``python -m skatdd ARGS`` in a real process from the repository root; text output captured."""
     return subprocess.run([sys.executable, "-m", "skatdd", *args], capture_output=True, text=True,
                           input=input, timeout=timeout, cwd=ROOT)
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -c CODE`` in a fresh interpreter (what a module imports, a first ``str()``); output captured."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+
+
+def command_imports(*args: str) -> tuple[str, set[str]]:
+    """``skatdd ARGS`` run by ``main`` in a fresh interpreter: its standard output and the skatdd modules it imported.
+
+    Fails the test when the command does not exit with status 0.
+    """
+    code = ("import json, sys\nfrom skatdd.cli import main\n"
+            f"try:\n    main({list(args)!r})\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('skatdd'))))\n")
+    run = run_python(code)
+    assert run.returncode == 0, run.stderr
+    *shown, loaded = run.stdout.rstrip("\n").split("\n")
+    return "\n".join(shown), set(json.loads(loaded))
 
 
 def default_ctrl_c() -> None:

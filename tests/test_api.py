@@ -14,13 +14,13 @@ import copy
 import json
 import pickle
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import skatdd
+from cli_runner import run_python
 from skatdd import Card, CardSet, Declaration, Game, GameSpec, Position, Solver
 from skatdd.core import cards as core_cards
 from skatdd.core.cards import CARD_NAMES, CARDS, CJ, HA, HT, card_symbol, cards_of, display_sorted, parse_card, parse_cards
@@ -332,7 +332,7 @@ def test_advise_odds_bid_best_null_ouvert_score_from_the_top_level(solver: Solve
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     """Run *code* in a fresh interpreter (imports start from nothing)."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    return run_python(code)
 
 
 def test_import_skatdd_leaves_the_commands_logic_unimported() -> None:

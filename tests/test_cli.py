@@ -1,5 +1,5 @@
 """The command group as a whole: every command is registered and documented."""
-from cli_runner import invoke
+from cli_runner import invoke, run_python
 from skatdd.cli import all_commands
 
 COMMANDS = {"solve", "batch", "bench", "best", "analyse", "null-ouvert", "score"}
@@ -26,11 +26,9 @@ def test_unknown_command_is_a_usage_error():
 def test_a_command_imports_no_other_command() -> None:
     # The group imports a command's module when the command is asked for: `skatdd null-ouvert` starts
     # without the imports of match, bid or serve (about a third of a second in all).
-    import subprocess
-    import sys
     code = ("import sys\nfrom skatdd.cli import main\ntry:\n    main(['null-ouvert', '--help'])\nexcept SystemExit:\n"
             "    pass\nprint(sorted(m for m in sys.modules if m.startswith('skatdd.cli.')))")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    run = run_python(code)
     assert run.returncode == 0, run.stderr
     loaded = run.stdout.splitlines()[-1]
     assert "skatdd.cli.null_ouvert" in loaded

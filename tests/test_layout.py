@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import run_python
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 #: Bottom-up; a module may import its own layer and the layers below it.
@@ -238,7 +240,7 @@ def test_no_family_imports_another_familys_private_names() -> None:
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     """Run *code* in a fresh interpreter (imports and their warnings start from nothing)."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    return run_python(code)
 
 
 def test_the_package_imports_without_deprecation_warnings() -> None:

@@ -9,14 +9,12 @@ first, and GameSpec's repr reads as card codes and evaluates back.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import skatdd
-from cli_runner import ROOT, run_skatdd
+from cli_runner import ROOT, command_imports, run_python, run_skatdd
 from golden_cases import CASES, DEAL, GAME, README_BEST_DEAL, README_ODDS_HAND, mask_timings
 from skatdd import Game, GameSpec, Solver
 from skatdd.analysis.review.api import review_decisions
@@ -141,7 +139,7 @@ def test_match_summary_prints_the_commands_summary(tmp_path: Path) -> None:
 def test_a_result_prints_without_importing_present_first() -> None:
     code = ("import sys, skatdd\nr = skatdd.null_ouvert('C7 C8 C9 S7 S8 S9 H7 H8 D7 D8', declarer='F', skat='CA SA', jobs=1)\n"
             "assert 'skatdd.present.texts' not in sys.modules\nprint(str(r).splitlines()[1])")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    run = run_python(code)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("Verdict: UNBEATABLE")
 
@@ -166,23 +164,18 @@ def test_each_result_class_prints_from_its_own_renderer_module(cls: type) -> Non
             f"cls = getattr(importlib.import_module({cls.__module__!r}), {cls.__qualname__!r})\n"
             f"importlib.import_module(skatdd.RENDERER_MODULES[{cls.__module__!r}])\n"
             f"assert printable._lookup(cls) is not None\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    run = run_python(code)
     assert run.returncode == 0, run.stderr
 
 
 def test_a_command_imports_only_its_own_renderer_and_logic() -> None:
     # The start-up of a command is part of every answer (a bot calling the CLI per move): null-ouvert's
     # text needs neither the other commands' renderers nor the single-dummy families.
-    code = ("import sys\nfrom skatdd.cli import main\n"
-            "try:\n    main(['null-ouvert', 'C7 C8 C9 S7 S8 S9 H7 H8 D7 D8', '--declarer', 'F', '--skat', 'CA SA', "
-            "'--jobs', '1'])\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-            "loaded = sorted(m for m in sys.modules if m in ('skatdd.present.texts', 'skatdd.present.bid', "
-            "'skatdd.analysis.advise.api', 'skatdd.analysis.inference.api', 'skatdd.formats.readers'))\n"
-            "print(loaded)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
-    assert run.returncode == 0, run.stderr
-    assert "Verdict: UNBEATABLE" in run.stdout
-    assert run.stdout.strip().splitlines()[-1] == "[]"
+    shown, loaded = command_imports("null-ouvert", "C7 C8 C9 S7 S8 S9 H7 H8 D7 D8", "--declarer", "F",
+                                    "--skat", "CA SA", "--jobs", "1")
+    assert "Verdict: UNBEATABLE" in shown
+    assert not loaded & {"skatdd.present.texts", "skatdd.present.bid", "skatdd.analysis.advise.api",
+                         "skatdd.analysis.inference.api", "skatdd.formats.readers"}
 
 
 @pytest.mark.parametrize("text", [(ROOT / GAME).read_text(encoding="utf-8"),
