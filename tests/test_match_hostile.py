@@ -289,7 +289,7 @@ def test_a_plug_in_that_exits_at_import_is_an_unknown_player(tmp_path: Path, cal
 
 @pytest.mark.parametrize("full", [(), ("--full",)], ids=["match", "full"])
 @pytest.mark.parametrize(("call", "how"), [("os._exit(3)", "(exit status 3)"),
-                                           ("os.kill(os.getpid(), signal.SIGSEGV)", "(killed by SIGSEGV)")])
+                                           ("os.kill(os.getpid(), signal.SIGKILL)", "(killed by SIGKILL)")])
 def test_a_plug_in_that_ends_its_process_at_import_is_an_unknown_player(tmp_path: Path, call: str, how: str,
                                                                           full: tuple[str, ...]) -> None:
     # The module is checked in a process of its own: it ended the referee's (the run, exit 3, no message).
