@@ -302,6 +302,31 @@ def test_a_plug_in_that_ends_its_process_at_import_is_an_unknown_player(tmp_path
     assert lines[0].startswith("Error: player ") and f"ended its process {how}: expected" in lines[0], lines[0]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_game_plug_in_that_ends_its_process_in_a_decision_fails_its_deals(tmp_path: Path, jobs: str) -> None:
+    # In play (a bid here), not at import: its host ends, the deal fails, the run goes on.
+    name = plug_in(tmp_path, "exits_bidding_bot.py", """
+        import os
+
+
+        class ExitsBidding:
+            def bid(self, state):
+                os._exit(4)
+
+            def play(self, state):
+                return state.legal[0]
+
+
+        def make(seat, seed):
+            return ExitsBidding()
+    """)
+    proc = run_skatdd("match", "heuristic", name, "--full", "--deals", "2", "--jobs", jobs, *TT, timeout=120)
+    records = lines_of(proc.stdout)
+    assert proc.returncode == 1 and len(records) == 2, proc.stderr
+    assert all(r["failed"]["player"] == "B" and "auction move" in r["failed"]["message"]
+               and r["failed"]["message"].endswith("its process ended with exit status 4") for r in records), records
+
+
 def test_load_player_survives_a_module_that_ends_its_process(tmp_path: Path) -> None:
     # In-process callers of the API get the error too; this test's own process would have ended.
     name = plug_in(tmp_path, "ends_in_api_bot.py", "import os\n\nos._exit(0)\n")
