@@ -150,7 +150,8 @@ def _probe_plugin(name: str, target: str) -> None:
     whole run without a word.  The child (forked, so it sees what this
     process sees; its Ctrl-C ignored, dying with this process, descriptor 1
     at stderr) imports the module and checks the factory, then sends back
-    ``ok`` or the error's message.  A child that ends before it answers
+    ``ok`` or the error's message (a ``KeyboardInterrupt`` the module raises
+    is such an error: it is not a Ctrl-C).  A child that ends before it answers
     makes *name* an unknown player saying how it ended.  Only then does the
     caller import the module here.  Ctrl-C (anything raised) while waiting
     kills the child and propagates.
@@ -169,9 +170,12 @@ def _probe_plugin(name: str, target: str) -> None:
             os.dup2(2, 1)
             try:
                 _load_plugin(name)
-                reply = b"ok"
+                message = None
             except SkatddError as exc:
-                reply = ("error:" + str(exc)).encode("utf-8", "replace")[:_PROBE_REPLY_BYTES]
+                message = str(exc)
+            except BaseException as exc:  # the module's own KeyboardInterrupt: Ctrl-C is ignored here
+                message = str(_unknown(name, f"{_verb(target)} {quote(target)} raised {type(exc).__name__}: {exc}"))
+            reply = b"ok" if message is None else ("error:" + message).encode("utf-8", "replace")[:_PROBE_REPLY_BYTES]
             os.write(write_fd, reply)
         except BaseException:
             status = 1
@@ -202,8 +206,12 @@ def _probe_plugin(name: str, target: str) -> None:
         how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
     else:
         how = f"exit status {os.waitstatus_to_exitcode(status)}"
-    verb = "loading" if target.endswith(".py") else "importing"
-    raise _unknown(name, f"{verb} {quote(target)} ended its process ({how})")
+    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({how})")
+
+
+def _verb(target: str) -> str:
+    """How an error names bringing in *target*: ``loading`` a file, ``importing`` a module."""
+    return "loading" if target.endswith(".py") else "importing"
 
 
 @functools.lru_cache(maxsize=64)
