@@ -429,6 +429,16 @@ def test_console_script_has_no_traceback() -> None:
     assert "DX" in proc.stderr and proc.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("address", ["local:2", "tcp://127.0.0.1:8786"])
+def test_dask_with_one_game_is_refused_not_ignored(tmp_path: Path, address: str) -> None:
+    # --dask runs a file of games; one game ran here, with the option silently dropped.
+    out = tmp_path / "out.jsonl"
+    result = run(str(EXAMPLE), "--no-review", "--dask", address, "-o", str(out))
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.count("\n") == 1 and f"--dask {address!r}: GAME is one game" in result.stderr
+    assert not out.exists()
+
+
 def test_file_of_games_with_two_jobs_keeps_order(tmp_path: Path) -> None:
     lines = list(LINES)
     lines.insert(3, "# a comment line")

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
+from skatdd.core.errors import SkatddError
 from skatdd.play.deals import generated_deal
 from skatdd.play.loading import load_player
 
@@ -284,6 +285,55 @@ def test_a_plug_in_that_exits_at_import_is_an_unknown_player(tmp_path: Path, cal
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert lines[0].startswith("Error: player ") and "raised SystemExit" in lines[0]
+
+
+@pytest.mark.parametrize("full", [(), ("--full",)], ids=["match", "full"])
+@pytest.mark.parametrize(("call", "how"), [("os._exit(3)", "ended its process (exit status 3)"),
+                                           ("os.kill(os.getpid(), signal.SIGKILL)", "ended its process (killed by SIGKILL)"),
+                                           ("raise KeyboardInterrupt('mine')", "raised KeyboardInterrupt: mine")])
+def test_a_plug_in_that_ends_its_process_at_import_is_an_unknown_player(tmp_path: Path, call: str, how: str,
+                                                                          full: tuple[str, ...]) -> None:
+    # The module is checked in a process of its own: it ended the referee's (the run, exit 3, no message),
+    # and its own KeyboardInterrupt was taken for a Ctrl-C (exit 130).
+    name = plug_in(tmp_path, "ends_at_import_bot.py", f"import os\nimport signal\n\n{call}\n\n\n"
+                   "def make(seat, seed):\n    pass\n")
+    proc = run_skatdd("match", "heuristic", name, *full, "--deals", "1", "--jobs", "1", *TT)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[0].startswith("Error: player ") and f"{how}: expected" in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_game_plug_in_that_ends_its_process_in_a_decision_fails_its_deals(tmp_path: Path, jobs: str) -> None:
+    # In play (a bid here), not at import: its host ends, the deal fails, the run goes on.
+    name = plug_in(tmp_path, "exits_bidding_bot.py", """
+        import os
+
+
+        class ExitsBidding:
+            def bid(self, state):
+                os._exit(4)
+
+            def play(self, state):
+                return state.legal[0]
+
+
+        def make(seat, seed):
+            return ExitsBidding()
+    """)
+    proc = run_skatdd("match", "heuristic", name, "--full", "--deals", "2", "--jobs", jobs, *TT, timeout=120)
+    records = lines_of(proc.stdout)
+    assert proc.returncode == 1 and len(records) == 2, proc.stderr
+    assert all(r["failed"]["player"] == "B" and "auction move" in r["failed"]["message"]
+               and r["failed"]["message"].endswith("its process ended with exit status 4") for r in records), records
+
+
+def test_load_player_survives_a_module_that_ends_its_process(tmp_path: Path) -> None:
+    # In-process callers of the API get the error too; this test's own process would have ended.
+    name = plug_in(tmp_path, "ends_in_api_bot.py", "import os\n\nos._exit(0)\n")
+    with pytest.raises(SkatddError, match=r"ended its process \(exit status 0\)"):
+        load_player(name)
 
 
 # --------------------------------------------------------------------------- what a plug-in starts ends with its deal

@@ -7,7 +7,7 @@ at the end.  Checked: a fixture record pasted and stepped through card by
 card (the hands, the trick, every legal card's value and the best ones, as
 ``skatdd solve --mode all --json`` gives them), an alternative card clicked
 (a variation in the move list, new values, a new chart line), a link that
-reproduces the board, a seat's view with the other hands face down,
+reproduces the board (its single-dummy choices too), a seat's view with the other hands face down,
 single-dummy values (as ``skatdd advise --json``) with a progress bar and a
 cancel button that stops the server's work, the same weighed by the bidding
 and the play and with the honest search (the request carries the board's
@@ -224,15 +224,54 @@ def test_a_link_reproduces_the_board(driver: Any, board: Server) -> None:
     branch_off(driver, 7)
     go_to(driver, CARDS[:3])
     driver.find_element("css selector", "input[name=view][value='2']").click()
+    # The single-dummy choices at their defaults are not in the link (a link of the defaults is as before).
+    assert not any(f"&{key}=" in driver.current_url for key in ("worlds", "seed", "inference", "honest"))
+    set_sd_choices(driver, worlds="30", seed="2", inference="play", honest_tricks="3")
     before = settled(driver)
     link = driver.current_url
     assert "#g=" in link and "&moves=" in link and f"&at={''.join(CARDS[:3])}" in link and "&view=2" in link
+    assert "&worlds=30&seed=2&inference=play&honest=3" in link, link
     assert driver.find_element("id", "share-link").get_attribute("href") == link
     driver.get("about:blank")
     driver.get(link)
     after = settled(driver)
     assert after == {**before, "status": after["status"]}
     assert driver.find_element("css selector", "input[name=view][value='2']").is_selected()
+    assert sd_choices(driver) == {"worlds": "30", "seed": "2", "inference": "play", "honest": True,
+                                  "tricks": "3", "tricks_enabled": True}
+    # A link whose choices are no such values gets the defaults, and one without them the defaults too.
+    defaults = {"worlds": "200", "seed": "1", "inference": "none", "honest": False, "tricks": "4",
+                "tricks_enabled": False}
+    for tail in ("&worlds=x&seed=1.5&inference=%3Cb%3E&honest=99", ""):
+        driver.get("about:blank")
+        driver.get(link.split("&worlds=")[0] + tail)
+        settled(driver)
+        assert sd_choices(driver) == defaults, tail
+
+
+def set_sd_choices(driver: Any, *, worlds: str, seed: str, inference: str, honest_tricks: str) -> None:
+    """Type the single-dummy choices into the board's controls (the honest endgame with *honest_tricks*)."""
+    from selenium.webdriver.support.ui import Select
+
+    for field, value in (("sd-worlds", worlds), ("sd-seed", seed)):
+        box = driver.find_element("id", field)
+        box.clear()
+        box.send_keys(value)
+    Select(driver.find_element("id", "sd-inference")).select_by_value(inference)
+    driver.find_element("id", "sd-honest").click()
+    box = driver.find_element("id", "sd-honest-tricks")
+    box.clear()
+    box.send_keys(honest_tricks)
+
+
+def sd_choices(driver: Any) -> dict[str, Any]:
+    """What the single-dummy controls hold."""
+    tricks = driver.find_element("id", "sd-honest-tricks")
+    return {"worlds": driver.find_element("id", "sd-worlds").get_attribute("value"),
+            "seed": driver.find_element("id", "sd-seed").get_attribute("value"),
+            "inference": driver.find_element("id", "sd-inference").get_attribute("value"),
+            "honest": driver.find_element("id", "sd-honest").is_selected(),
+            "tricks": tricks.get_attribute("value"), "tricks_enabled": tricks.is_enabled()}
 
 
 def test_seat_view_shows_the_other_hands_face_down(driver: Any, board: Server) -> None:

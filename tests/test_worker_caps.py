@@ -105,10 +105,26 @@ def test_a_port_that_is_no_port_is_refused_up_front(port: str) -> None:
 
 
 def test_addresses_that_are_fine() -> None:
-    for address in ("tcp://127.0.0.1:8786", "tcp://head:1", "head:65535", "tls://[::1]:8786", "tcp://head"):
+    for address in ("tcp://127.0.0.1:8786", "tcp://head:1", "head:65535", "tls://[::1]:8786"):
         assert cluster.parse_address(address) == (address, None)
     with pytest.raises(SkatddError):
         cluster.parse_address("tcp://")
+
+
+@pytest.mark.parametrize("address", ["tcp://head", "head", "127.0.0.1", "tls://[::1]", "tcp://head/"])
+def test_an_address_without_a_port_is_refused_up_front(address: str) -> None:
+    # Dask has no default port: it failed only at connect, after the output file was opened.
+    with pytest.raises(SkatddError, match=r"no port: expected .*tcp://host:8786") as caught:
+        cluster.parse_address(address)
+    assert repr(address) in str(caught.value)
+
+
+def test_an_address_without_a_port_stops_the_command_before_any_work(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    proc = run("batch", "examples/positions.jsonl", "--dask", "tcp://127.0.0.1", "-o", str(out))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [proc.stderr.strip()] and "'tcp://127.0.0.1': no port" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("command", [

@@ -26,7 +26,8 @@ a passed game) exits 2 with a one-line message naming the token.
 ``--no-review`` skips the contract review (``contract_review`` is then
 ``null``), which is the slow part: it searches every contract and discard.
 
-For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster and
+For a file of games, ``--dask ADDRESS`` analyses on a Dask cluster (for one
+game it is refused: its work runs here) and
 ``-o FILE [--resume]`` writes (or continues) the JSON lines in FILE, as for
 ``batch``.  ``--table FILE.parquet|FILE.csv`` also writes one row per
 analysed game (:mod:`skatdd.present.table`; a single game gives a one-row table),
@@ -47,7 +48,7 @@ from skatdd.analysis.analyse.api import GameAnalysis, analyse_lines, analyse_tex
 from skatdd.analysis.inference.api import input_auction
 from skatdd.analysis.review.api import REVIEW_SEED, REVIEW_SKATS, REVIEW_WORLDS, decide, review_decisions
 from skatdd.analysis.worlds.draw import MAX_WORLDS, WorldCountError
-from skatdd.core.errors import SkatddError
+from skatdd.core.errors import SkatddError, quote
 from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver
 from skatdd.formats.files import looks_like_path, missing_file, open_games
@@ -255,6 +256,11 @@ def command(game: str, jobs: int | None, no_review: bool, bid_skats: int, bid_wo
             check_not_input(path, option, games.path)
         if games.lines is None:
             assert games.text is not None
+            if dask is not None:
+                # One game's work has no cluster path; run here, it silently ignored the option.
+                raise click.UsageError(f"--dask {quote(dask)}: GAME is one game, which is analysed here; --dask "
+                                       "runs a file of games (two or more) on a cluster: leave it out (--jobs N "
+                                       "spreads one game's worlds)")
             if games.path is None and looks_like_path(games.text):
                 raise missing_file(games.text)  # a game is never one word: a path that does not exist
             analysis = _single(games.text, tt_mb=tt_mb, review=review, where=games.path)

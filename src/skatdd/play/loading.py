@@ -15,10 +15,12 @@ import importlib
 import importlib.util
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 
 from skatdd.core.errors import SkatddError, quote
+from skatdd.runner.workers import init_worker
 
 from .advanced import advanced_player
 from .heuristic import HeuristicPlayer
@@ -136,12 +138,99 @@ def _names_plugin(text: str) -> bool:
         return False
 
 
+#: The most of a probe's error message that comes back (its message is one line of a few hundred bytes).
+_PROBE_REPLY_BYTES = 4096
+
+
+def _probe_plugin(name: str, target: str) -> None:
+    """Load the plug-in *name* once in a short-lived child process; raise as :func:`_plugin` would if it fails there.
+
+    A module's code runs when it is imported, and it may end its process
+    (``os._exit``, a crash): imported first in the referee, that ended the
+    whole run without a word.  The child (forked, so it sees what this
+    process sees; its Ctrl-C ignored, dying with this process, descriptor 1
+    at stderr) imports the module and checks the factory, then sends back
+    ``ok`` or the error's message (a ``KeyboardInterrupt`` the module raises
+    is such an error: it is not a Ctrl-C).  A child that ends before it answers
+    makes *name* an unknown player saying how it ended.  Only then does the
+    caller import the module here.  Ctrl-C (anything raised) while waiting
+    kills the child and propagates.
+    """
+    read_fd, write_fd = os.pipe()
+    parent = os.getpid()
+    for stream in (sys.stdout, sys.stderr):  # what is buffered would be written twice, once by the child
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller's code
+        status = 0
+        try:
+            os.close(read_fd)
+            init_worker(parent)
+            os.dup2(2, 1)
+            try:
+                _load_plugin(name)
+                message = None
+            except SkatddError as exc:
+                message = str(exc)
+            except BaseException as exc:  # the module's own KeyboardInterrupt: Ctrl-C is ignored here
+                message = str(_unknown(name, f"{_verb(target)} {quote(target)} raised {type(exc).__name__}: {exc}"))
+            reply = b"ok" if message is None else ("error:" + message).encode("utf-8", "replace")[:_PROBE_REPLY_BYTES]
+            os.write(write_fd, reply)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    try:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            raise
+        # The child has ended; a process its module started may still hold the pipe open, so read without waiting.
+        os.set_blocking(read_fd, False)
+        try:
+            reply = os.read(read_fd, _PROBE_REPLY_BYTES + 16)
+        except BlockingIOError:
+            reply = b""
+    finally:
+        os.close(read_fd)
+    if reply == b"ok":
+        return
+    if reply.startswith(b"error:"):
+        raise SkatddError(reply[len(b"error:"):].decode("utf-8", "replace"))
+    if os.WIFSIGNALED(status):
+        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    else:
+        how = f"exit status {os.waitstatus_to_exitcode(status)}"
+    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({how})")
+
+
+def _verb(target: str) -> str:
+    """How an error names bringing in *target*: ``loading`` a file, ``importing`` a module."""
+    return "loading" if target.endswith(".py") else "importing"
+
+
 @functools.lru_cache(maxsize=64)
 def _plugin(name: str) -> PlayerSpec:
-    """The plug-in named ``target:factory`` (loaded once per process); raises naming *name* when it cannot be."""
+    """The plug-in named ``target:factory`` (loaded once per process); raises naming *name* when it cannot be.
+
+    The module is loaded in a child process first (:func:`_probe_plugin`), so
+    that one which ends its process at import fails the name, not this process.
+    """
     target, _, attribute = name.rpartition(":")
     if not target or not attribute:
         raise _unknown(name, "not a built-in player")
+    _probe_plugin(name, target)
+    return _load_plugin(name)
+
+
+def _load_plugin(name: str) -> PlayerSpec:
+    """:func:`_plugin` in this process, without the probe."""
+    target, _, attribute = name.rpartition(":")
     module = _import_plugin(target, name)
     factory = getattr(module, attribute, None)
     if factory is None or not callable(factory):

@@ -69,17 +69,19 @@ class ClusterError(RuntimeError):
     """The cluster failed in a way the run cannot recover from (the scheduler was lost)."""
 
 
-#: A scheduler address: ``[scheme://]host[:port]``, the host a name, an IPv4 address or a bracketed IPv6 one.
+#: A scheduler address: ``[scheme://]host[:port]``, the host a name, an IPv4 address or a bracketed IPv6 one
+#: (:func:`parse_address` then requires the port).
 _ADDRESS = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?(?P<host>\[[^\]/]*\]|[^:/\[\]]+)(?::(?P<port>[^/]*))?/?")
 
 
 def parse_address(address: str) -> tuple[str | None, int | None]:
     """``(scheduler address, None)`` for a scheduler, ``(None, workers)`` for ``local[:N]``.
 
-    ``local`` alone means every core.  Raises
-    :class:`~skatdd.core.errors.SkatddError` naming the token for a bad ``local:N``,
-    an empty or malformed address, or a port that is not 1-65535 (caught
-    here, before any attempt to connect).
+    ``local`` alone means every core.  A scheduler address is
+    ``[scheme://]host:port`` (``tcp://host:8786``, ``host:8786``, ``tls://[::1]:8786``).
+    Raises :class:`~skatdd.core.errors.SkatddError` naming the token for a bad ``local:N``,
+    an empty or malformed address, a missing port or a port that is not 1-65535
+    (caught here, before any attempt to connect).
     """
     text = address.strip()
     shown = quote(address)
@@ -96,7 +98,10 @@ def parse_address(address: str) -> tuple[str | None, int | None]:
     if match is None:
         raise SkatddError(f"--dask {shown}: expected a scheduler address like tcp://host:8786 or local[:N]")
     port = match["port"]
-    if port is not None and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+    if port is None:  # Dask has no default port to connect to: it failed at connect, after the output was opened
+        raise SkatddError(f"--dask {shown}: no port: expected a scheduler address with its port, like "
+                          "tcp://host:8786 or host:8786, or local[:N]")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
         raise SkatddError(f"--dask {shown}: port {quote(port)} is not a port number: expected 1 to 65535 "
                           "(tcp://host:8786)")
     return text, None

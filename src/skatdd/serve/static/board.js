@@ -1,7 +1,7 @@
 /* skatdd analysis board: a tree of lines explored card by card, every node solved by the server (/api/board/line).
    Every text that comes from a record (names, ids, messages) is put into the page with textContent, never as markup.
    The address (#g=...&moves=...&at=...) holds the game, every line explored and the card shown, so a link reproduces
-   the board. */
+   the board; with the single-dummy choices that are not the defaults (&worlds=&seed=&inference=&honest=K). */
 (function () {
   "use strict";
   const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -704,6 +704,7 @@
     params.set("moves", treeText(state.root));
     params.set("at", state.cur.path().join(""));
     if (state.view !== "open") params.set("view", state.view);
+    sdToParams(params);
     const hash = "#" + params.toString();
     if (location.hash !== hash) history.replaceState(null, "", hash);
     lastHash = location.hash;
@@ -724,6 +725,7 @@
       return true;
     }
     game.info = game.info && typeof game.info === "object" ? game.info : {};
+    sdFromParams(params);
     const view = params.get("view");
     setView(view === "0" || view === "1" || view === "2" ? view : "open");
     $("load-panel").open = false;
@@ -732,6 +734,32 @@
       return extend(root, splitCards(params.get("at")));
     });
     return true;
+  }
+
+  /* The single-dummy choices in the link: each only when it is not the page's default, so a link of the defaults
+     is as before.  honest=K: the honest endgame with at most K tricks left. */
+  function sdToParams(params) {
+    const worlds = $("sd-worlds"), seed = $("sd-seed"), inference = $("sd-inference"), tricks = $("sd-honest-tricks");
+    if (worlds.value !== worlds.defaultValue) params.set("worlds", worlds.value);
+    if (seed.value !== seed.defaultValue) params.set("seed", seed.value);
+    if (inference.value !== "none") params.set("inference", inference.value);
+    if ($("sd-honest").checked) params.set("honest", tricks.value);
+  }
+
+  /* The choices of a link, each back to the page's default when the link does not hold it or holds no such value
+     (the server judges the rest, as it does what is typed). */
+  function sdFromParams(params) {
+    const worlds = $("sd-worlds"), seed = $("sd-seed"), inference = $("sd-inference"), tricks = $("sd-honest-tricks");
+    const pick = (value, pattern, fallback) => (value !== null && pattern.test(value) ? value : fallback);
+    worlds.value = pick(params.get("worlds"), /^[0-9]{1,9}$/, worlds.defaultValue);
+    seed.value = pick(params.get("seed"), /^-?[0-9]{1,18}$/, seed.defaultValue);
+    const kinds = Array.from(inference.options).map((o) => o.value);
+    inference.value = kinds.indexOf(params.get("inference")) >= 0 ? params.get("inference") : "none";
+    const k = params.get("honest");
+    const honest = k !== null && /^[0-9]{1,2}$/.test(k) && +k >= +tricks.min && +k <= +tricks.max;
+    $("sd-honest").checked = honest;
+    tricks.value = honest ? String(+k) : tricks.defaultValue;
+    tricks.disabled = !honest;
   }
 
   function setView(view) {
@@ -860,6 +888,8 @@
   const honestTricks = () => { $("sd-honest-tricks").disabled = !$("sd-honest").checked; };
   $("sd-honest").addEventListener("change", honestTricks);
   honestTricks();  // a checkbox the browser restored on reload
+  ["sd-worlds", "sd-seed", "sd-inference", "sd-honest", "sd-honest-tricks"].forEach((id) => ["input", "change"].forEach(
+    (kind) => $(id).addEventListener(kind, () => { if (state.cur) updateUrl(); })));  // the link keeps the choices
   $("four-colour").addEventListener("change", () => document.body.classList.toggle("four-colour", $("four-colour").checked));
   $("copy-link").addEventListener("click", async () => {
     try {
