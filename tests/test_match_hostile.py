@@ -336,6 +336,43 @@ def test_load_player_survives_a_module_that_ends_its_process(tmp_path: Path) -> 
         load_player(name)
 
 
+def test_the_import_check_ends_what_the_module_starts_and_does_not_wait_for_it(tmp_path: Path) -> None:
+    # The module starts a sleeper at import, holding the check's answer pipe (its standard output) open. The
+    # check must neither wait for it nor leave it running; the referee's own import starts one more, its own.
+    pids = tmp_path / "pids.txt"
+    name = plug_in(tmp_path, "starts_at_import_bot.py", f"""
+        import os
+        import subprocess
+        import sys
+
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        with open({str(pids)!r}, "a") as out:
+            out.write(f"{{sleeper.pid}}\\n")
+
+
+        def make(seat, seed):
+            pass
+    """)
+    started = time.monotonic()
+    load_player(name)
+    assert time.monotonic() - started < 30
+    checked, own = (int(line) for line in pids.read_text().split())
+    deadline = time.monotonic() + 10
+    while _alive(checked) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(checked)
+    os.kill(own, signal.SIGKILL)  # this process's own import started it: ours to end
+
+
+def _alive(pid: int) -> bool:
+    """Whether *pid* is a process that has not ended (a zombie has: it is waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 # --------------------------------------------------------------------------- what a plug-in starts ends with its deal
 
 SPAWNS = '''

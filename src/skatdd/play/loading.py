@@ -13,17 +13,19 @@ import contextlib
 import functools
 import importlib
 import importlib.util
+import json
 import os
 import re
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 
 from skatdd.core.errors import SkatddError, quote
-from skatdd.runner.workers import init_worker
 
 from .advanced import advanced_player
 from .heuristic import HeuristicPlayer
+from .import_probe import ANSWER_BYTES, SCRIPT
 from .players import DEFAULT_PIMC_WORLDS, DDPlayer, PimcPlayer, PlayerFactory, PlayerSpec, RandomPlayer
 
 __all__ = ["BUILT_IN", "load_player"]
@@ -87,7 +89,7 @@ def _import_module(target: str, name: str) -> object:
     if target.endswith(".py"):
         if not os.path.isfile(target):
             raise _unknown(name, f"no file {quote(target)}")
-        module_name = "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
+        module_name = _module_name(target)
         spec = importlib.util.spec_from_file_location(module_name, target)
         if spec is None or spec.loader is None:
             raise _unknown(name, f"cannot load {quote(target)}")
@@ -138,75 +140,54 @@ def _names_plugin(text: str) -> bool:
         return False
 
 
-#: The most of a probe's error message that comes back (its message is one line of a few hundred bytes).
-_PROBE_REPLY_BYTES = 4096
-
-
 def _probe_plugin(name: str, target: str) -> None:
-    """Load the plug-in *name* once in a short-lived child process; raise as :func:`_plugin` would if it fails there.
+    """Import *target* once in a short-lived child process; raise as :func:`_plugin` would if that ends the process.
 
     A module's code runs when it is imported, and it may end its process
     (``os._exit``, a crash): imported first in the referee, that ended the
-    whole run without a word.  The child (forked, so it sees what this
-    process sees; its Ctrl-C ignored, dying with this process, descriptor 1
-    at stderr) imports the module and checks the factory, then sends back
-    ``ok`` or the error's message (a ``KeyboardInterrupt`` the module raises
-    is such an error: it is not a Ctrl-C).  A child that ends before it answers
-    makes *name* an unknown player saying how it ended.  Only then does the
-    caller import the module here.  Ctrl-C (anything raised) while waiting
-    kills the child and propagates.
+    whole run without a word.  The child (:mod:`skatdd.play.import_probe`, a
+    fresh interpreter with this process's import path and working folder,
+    importing nothing of skatdd; in a session of its own, so Ctrl-C at the
+    terminal does not reach it; ending with this process) imports the module
+    and answers ``ok`` or what it raised.  No answer: *name* is an unknown
+    player saying how the child ended.  A ``KeyboardInterrupt`` the module
+    raises is an unknown player too (here it would be taken for a Ctrl-C);
+    anything else it raises is left to the import here, which names it.
+    Not a fork: forking a process with threads (a caller's, pytest's) can
+    leave the child waiting for ever on a lock another thread held.  When the
+    child has ended, or on Ctrl-C (anything raised) while waiting, its whole
+    process group is killed: nothing the module started at import outlives
+    the check.
     """
-    read_fd, write_fd = os.pipe()
-    parent = os.getpid()
-    for stream in (sys.stdout, sys.stderr):  # what is buffered would be written twice, once by the child
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the caller's code
-        status = 0
-        try:
-            os.close(read_fd)
-            init_worker(parent)
-            os.dup2(2, 1)
-            try:
-                _load_plugin(name)
-                message = None
-            except SkatddError as exc:
-                message = str(exc)
-            except BaseException as exc:  # the module's own KeyboardInterrupt: Ctrl-C is ignored here
-                message = str(_unknown(name, f"{_verb(target)} {quote(target)} raised {type(exc).__name__}: {exc}"))
-            reply = b"ok" if message is None else ("error:" + message).encode("utf-8", "replace")[:_PROBE_REPLY_BYTES]
-            os.write(write_fd, reply)
-        except BaseException:
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_fd)
+    if not sys.executable:  # an embedded interpreter that cannot start another: imported here alone, as before
+        return
+    proc = subprocess.Popen([sys.executable, SCRIPT, json.dumps(sys.path), target,
+                             _module_name(target), str(os.getpid())],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
+    assert proc.stdout is not None
     try:
         try:
-            _, status = os.waitpid(pid, 0)
-        except BaseException:
+            status = proc.wait()
+        finally:
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            raise
-        # The child has ended; a process its module started may still hold the pipe open, so read without waiting.
-        os.set_blocking(read_fd, False)
-        try:
-            reply = os.read(read_fd, _PROBE_REPLY_BYTES + 16)
-        except BlockingIOError:
-            reply = b""
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        # A process the module started in a session of its own may still hold the pipe: read what is there.
+        os.set_blocking(proc.stdout.fileno(), False)
+        answer = (proc.stdout.read(ANSWER_BYTES + 16) or b"").decode("utf-8", "replace")
     finally:
-        os.close(read_fd)
-    if reply == b"ok":
+        proc.stdout.close()
+    if answer == "ok" or (answer.startswith("raised:") and not answer.startswith("raised:KeyboardInterrupt")):
         return
-    if reply.startswith(b"error:"):
-        raise SkatddError(reply[len(b"error:"):].decode("utf-8", "replace"))
-    if os.WIFSIGNALED(status):
-        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
-    else:
-        how = f"exit status {os.waitstatus_to_exitcode(status)}"
+    if answer.startswith("raised:"):
+        raise _unknown(name, f"{_verb(target)} {quote(target)} {answer.replace(':', ' ', 1)}")
+    how = f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit status {status}"
     raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({how})")
+
+
+def _module_name(target: str) -> str:
+    """The name a plug-in file (``....py``) is loaded under: ``skatdd_plugin_`` and its base name."""
+    return "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
 
 
 def _verb(target: str) -> str:
@@ -224,13 +205,8 @@ def _plugin(name: str) -> PlayerSpec:
     target, _, attribute = name.rpartition(":")
     if not target or not attribute:
         raise _unknown(name, "not a built-in player")
-    _probe_plugin(name, target)
-    return _load_plugin(name)
-
-
-def _load_plugin(name: str) -> PlayerSpec:
-    """:func:`_plugin` in this process, without the probe."""
-    target, _, attribute = name.rpartition(":")
+    if not target.endswith(".py") or os.path.isfile(target):  # (a missing file: the import below says so)
+        _probe_plugin(name, target)
     module = _import_plugin(target, name)
     factory = getattr(module, attribute, None)
     if factory is None or not callable(factory):
