@@ -73,11 +73,14 @@ def test_the_pycon_examples_give_the_outputs_shown(page: str, monkeypatch: pytes
     assert runner.failures == 0 and runner.tries >= 2, f"{page} examples failed (see the output above)"
 
 
-PYTHON_BLOCKS = [(page, line, code) for page in EXAMPLE_PAGES for line, code in blocks("python", page)]
+#: Pages whose ```python blocks run but which have no ```pycon examples.
+PYTHON_PAGES = ["docs/inference.md"]
+PYTHON_BLOCKS = [(page, line, code) for page in EXAMPLE_PAGES + PYTHON_PAGES for line, code in blocks("python", page)]
 
 
 @pytest.mark.parametrize(("page", "line", "code"), PYTHON_BLOCKS, ids=lambda value: str(value)[:20])
-def test_the_python_examples_run(page: str, line: int, code: str) -> None:
+def test_the_python_examples_run(page: str, line: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)                       # docs/inference.md's example reads tests/data/iss-games.txt
     exec(compile(code, f"{page}:{line}", "exec"), {"__name__": "readme"})
 
 
