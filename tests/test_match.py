@@ -156,6 +156,13 @@ def test_the_same_seed_gives_the_same_output_whatever_jobs(tmp_path: Path) -> No
     assert [r["games"] for r in other.records] != [r["games"] for r in api.records]
 
 
+def test_jobs_none_means_every_core_as_in_the_other_entry_points() -> None:
+    """docs/python.md: ``jobs=None`` is every core for every entry point; ``match`` raised a TypeError."""
+    one = skatdd.match("heuristic", "random", 2, seed=3, jobs=1)
+    every = skatdd.match("heuristic", "random", 2, seed=3, jobs=None)
+    assert [r["edge"] for r in every.records] == [r["edge"] for r in one.records]
+
+
 def test_a_dask_cluster_gives_the_same_output(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     out = tmp_path / "dask.jsonl"

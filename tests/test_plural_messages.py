@@ -14,6 +14,7 @@ from skatdd.core.errors import CardCountError, DealFormatError, plural
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import matadors
+from skatdd.present.review import summary_lines
 
 HAND = "CJ SJ HA HT HK DA DT D9 D8 D7"
 WRONG = re.compile(r"\b1 (cards|worlds|lines|tricks)\b")
@@ -70,3 +71,11 @@ def test_one_weight_and_one_world_in_an_honest_search() -> None:
     with pytest.raises(DealFormatError, match="2 weights for 1 world:") as info:
         honest_card_values(pos, Declaration(Game.GRAND), worlds, 2, weights=[1.0, 1.0])
     assert not WRONG.search(str(info.value))
+
+
+def test_the_decisions_summary_says_1_card_point() -> None:
+    seats = [{"seat": seat, "bidding": 0.0, "declaration": None, "play_card_points": points}
+             for seat, points in enumerate((1, 0, 5))]
+    lines = summary_lines({"declarer": 2, "summary": {"seats": seats, "verdict": "v"}}, ["a", "b", "c"])
+    assert [line.rpartition(", ")[2] for line in lines[1:4]] == ["play 1 card point", "play 0 card points",
+                                                                  "play 5 card points"], lines

@@ -6,7 +6,10 @@
 * ```python blocks are run as they stand (the plug-in player, ...);
 * ```console blocks of the README are command lines (``$ skatdd ...``) with
   their output: each is run and must print what is shown, ``...`` standing
-  for lines left out and wall-clock times masked;
+  for lines left out and wall-clock times masked; so are the ```console
+  blocks of the docs pages (:data:`DOC_CONSOLE_PAGES`), run by the shell as
+  written, node counts masked too (the slow examples there are plain
+  fenced blocks, not run);
 * every dotted name ``skatdd.x.y`` in backticks, prose and code alike, must
   import without a DeprecationWarning: the pages teach the public names and
   the layer paths, never an old module path;
@@ -70,11 +73,14 @@ def test_the_pycon_examples_give_the_outputs_shown(page: str, monkeypatch: pytes
     assert runner.failures == 0 and runner.tries >= 2, f"{page} examples failed (see the output above)"
 
 
-PYTHON_BLOCKS = [(page, line, code) for page in EXAMPLE_PAGES for line, code in blocks("python", page)]
+#: Pages whose ```python blocks run but which have no ```pycon examples.
+PYTHON_PAGES = ["docs/inference.md"]
+PYTHON_BLOCKS = [(page, line, code) for page in EXAMPLE_PAGES + PYTHON_PAGES for line, code in blocks("python", page)]
 
 
 @pytest.mark.parametrize(("page", "line", "code"), PYTHON_BLOCKS, ids=lambda value: str(value)[:20])
-def test_the_python_examples_run(page: str, line: int, code: str) -> None:
+def test_the_python_examples_run(page: str, line: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)                       # docs/inference.md's example reads tests/data/iss-games.txt
     exec(compile(code, f"{page}:{line}", "exec"), {"__name__": "readme"})
 
 
@@ -107,6 +113,48 @@ def test_the_readme_commands_print_what_it_shows(line: int, command: str, shown:
     checker = doctest.OutputChecker()
     assert checker.check_output(masked(shown), masked(proc.stdout), doctest.ELLIPSIS), (
         f"README.md:{line}: {command} printed:\n{proc.stdout}")
+
+
+#: The docs pages whose ```console blocks are run (the README's are above).
+DOC_CONSOLE_PAGES = ["docs/cli.md"]
+
+
+def doc_console_examples() -> list[tuple[str, int, str, str]]:
+    """``(page, line, command, output)`` of every ``$ skatdd ...`` line of the docs pages' console blocks."""
+    found = []
+    for page in DOC_CONSOLE_PAGES:
+        for line, text in blocks("console", page):
+            for match in re.finditer(r"^\$ (skatdd .*)\n((?:(?!\$ ).*\n)*)", text, flags=re.M):
+                found.append((page, line + text.count("\n", 0, match.start()), match.group(1), match.group(2)))
+    return found
+
+
+def masked_figures(text: str) -> str:
+    """*text* with the figures that vary from run to run or engine to engine (times, node counts) masked."""
+    text = re.sub(r"\b(time:?) [\d.]+ s\b", r"\1 T s", text)
+    return re.sub(r"\b([Nn]odes:?) \d+(?:,\d{3})*", r"\1 N", text)
+
+
+def test_the_docs_pages_have_console_examples() -> None:
+    assert len(doc_console_examples()) >= 5
+
+
+@pytest.mark.parametrize(("page", "line", "command", "shown"), doc_console_examples(),
+                         ids=lambda value: str(value)[:40])
+def test_the_docs_commands_print_what_they_show(page: str, line: int, command: str, shown: str) -> None:
+    # The shell runs the line as written (``"$(sed -n 1p FILE)"`` included), with ``skatdd`` this interpreter's.
+    script = f'skatdd() {{ "{sys.executable}" -m skatdd "$@"; }}\n{command}'
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0, f"{page}:{line}: {command}: {proc.stderr}"
+    checker = doctest.OutputChecker()
+    assert checker.check_output(masked_figures(shown), masked_figures(proc.stdout), doctest.ELLIPSIS), (
+        f"{page}:{line}: {command} printed:\n{proc.stdout}")
+
+
+def test_the_figure_mask_masks_times_and_nodes_only() -> None:
+    assert masked_figures("Nodes: 1,234   time: 0.5 s   single-dummy: nodes 30,870, time 5.33 s   9 s") == (
+        "Nodes: N   time: T s   single-dummy: nodes N, time T s   9 s")
 
 
 # --------------------------------------------------------------------------- names

@@ -57,7 +57,7 @@ from skatdd.core.seeds import DEFAULT_SEED
 from skatdd.engine.solve import Solver, solver_or_default
 from skatdd.formats.readers import DealInput
 from skatdd.runner.game_lines import handle_line, line_error
-from skatdd.runner.lines import run_lines
+from skatdd.runner.lines import run_lines, worker_count
 from skatdd.runner.outcome import INTERNAL_ERROR, LineOutcome, line_text
 
 from .deals import Items, MatchDeal, deal_from_input, deal_items, derive_seed, generated_deal, generated_id
@@ -349,15 +349,15 @@ def match_items(deals: int | str | Iterable[MatchDeal | dict[str, Any] | str], s
 
 
 def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Iterable[MatchDeal | dict[str, Any] | str],
-          *, seed: int = DEFAULT_SEED, jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT, solver: Solver | None = None,
-          dask: str | None = None, on_record: Callable[[dict[str, Any]], None] | None = None,
+          *, seed: int = DEFAULT_SEED, jobs: int | None = 1, timeout: float | None = DEFAULT_TIMEOUT,
+          solver: Solver | None = None, dask: str | None = None, on_record: Callable[[dict[str, Any]], None] | None = None,
           keep_records: bool = True) -> MatchResult:
     """Play a duplicate match of *a* against *b* (player names as on the command line, or factories).
 
     *deals* is a number N of generated deals (deal 1..N of *seed*), a path
     to a file of deals, or an iterable of deals (:class:`MatchDeal`, JSON
     deal objects, ISS record lines).  *seed* also seeds every player.
-    *jobs* worker processes (or the Dask cluster *dask*) play the deals; the
+    *jobs* worker processes (``None``: every core), or the Dask cluster *dask*, play the deals; the
     records come back in input order, each handed to *on_record* as it
     comes, and kept in the result unless *keep_records* is false.  The
     searching players share *solver* (default: a fresh one); each worker
@@ -383,7 +383,7 @@ def match(a: str | PlayerFactory, b: str | PlayerFactory, deals: int | str | Ite
             on_record(outcome.record)
 
     started = time.perf_counter()
-    run_lines(items, handler=functools.partial(handler, config=config), jobs=jobs, solver=solver, emit=emit, dask=dask,
-              total=total)
+    run_lines(items, handler=functools.partial(handler, config=config), jobs=worker_count(None) if jobs is None else jobs,
+              solver=solver, emit=emit, dask=dask, total=total)
     return MatchResult(records, summary, time.perf_counter() - started)
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from skatdd.core.cards import SUIT_LETTERS, card_symbol, parse_card
+from skatdd.core.errors import plural
 from skatdd.core.rules import SEAT_NAMES
 
 __all__ = ["decision_lines", "decisions_panel", "summary_lines"]
@@ -103,7 +104,7 @@ def summary_lines(decisions: dict[str, Any], players: Sequence[str]) -> list[str
         parts = [f"bidding {s['bidding']:.1f}"]
         if s["declaration"] is not None:
             parts.append(f"hand/pick-up and declaration {s['declaration']:.1f}")
-        parts.append(f"play {s['play_card_points']} card points")
+        parts.append(f"play {plural(s['play_card_points'], 'card point')}")
         out.append(f"  {_who(s['seat'], players, declarer)}: {', '.join(parts)}")
     out.append(f"Verdict: {decisions['summary']['verdict']}")
     return out
