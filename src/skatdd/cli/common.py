@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import IO, Any, TypeVar
 
 import click
@@ -120,6 +120,10 @@ def results_apart() -> Iterator[IO[str]]:
                     stream.flush()
             except (OSError, ValueError):  # a reader gone (`| head`): quiet_broken_pipe has said what there is
                 pass
+        # Closed here, before its descriptor is: a flush that failed (a full disk) leaves the text in its buffer,
+        # and Python 3.13 flushes it once more when the object goes, onto the closed descriptor ("Exception ignored").
+        with suppress(OSError, ValueError):
+            results.close()
         os.dup2(saved, 1)
         os.close(saved)
 

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import importlib
 import importlib.util
-import json
 import os
 import re
 import signal
@@ -22,6 +21,7 @@ import sys
 from collections.abc import Iterator
 
 from skatdd.core.errors import SkatddError, quote
+from skatdd.formats.json_text import json_text
 
 from .advanced import advanced_player
 from .heuristic import HeuristicPlayer
@@ -161,7 +161,7 @@ def _probe_plugin(name: str, target: str) -> None:
     """
     if not sys.executable:  # an embedded interpreter that cannot start another: imported here alone, as before
         return
-    proc = subprocess.Popen([sys.executable, SCRIPT, json.dumps(sys.path), target,
+    proc = subprocess.Popen([sys.executable, SCRIPT, json_text(sys.path, compact=True), target,
                              _module_name(target), str(os.getpid())],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
     assert proc.stdout is not None
