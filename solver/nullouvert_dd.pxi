@@ -351,8 +351,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int seat = (s.leader + s.tlen) % 3
     cdef int moves[MAXM]
     cdef int n, i, res, c, restricted = 0, root = s.at_root
-    cdef uint64_t key = 0
-    cdef int found
+    cdef uint64_t key = 0, h
+    cdef int found, ordered = 0
     s.at_root = 0
     s.nodes += 1
     if s.tlen == 2:
@@ -374,10 +374,21 @@ cdef int dd_lose(DD* s) noexcept nogil:
         else:
             dd_key(s, &key)
         if not restricted:
-            found = dtable_get(s.tt, key)
+            # The near cache first; on a miss the shared bucket is a memory
+            # load (perf: the largest single cost of the search), so the moves
+            # are ordered while it comes in, wasted only when it hits.
+            h = mix64(key)
+            found = dtable_near(s.tt, key, h)
             if found >= 0:
                 return found
-    n = dd_order(s, seat, moves)
+            __builtin_prefetch(dtable_bucket(s.tt, h))
+            n = dd_order(s, seat, moves)
+            found = dtable_far(s.tt, key, h)
+            if found >= 0:
+                return found
+            ordered = 1
+    if not ordered:
+        n = dd_order(s, seat, moves)
     if root:
         for i in range(1, n):
             if moves[i] == s.killer:
