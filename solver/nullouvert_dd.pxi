@@ -226,12 +226,17 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
 
 
 cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* key) noexcept nogil:
-    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
+    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer.
+
+    With a defender on lead and every suit safe or holding (returns 0), *key* is not written.
+    """
     cdef uint64_t sig[4]
     cdef int su, defender_leads = lead_rel != 0, unsafe = 0
     for su in range(4):
         sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads,
                            &unsafe)
+    if defender_leads and unsafe == 0:
+        return 0        # a static win (dd_key()): the key is not needed
     sort4(sig)
     key[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | ((<uint64_t>lead_rel) << 56)
     return unsafe
@@ -241,7 +246,8 @@ cdef inline int dd_key(const DD* s, uint64_t* key) noexcept nogil:
     """Rank-normalised, suit-sorted key (58 bits) of a trick-boundary position (safe suits canonical: suit_sig()).
 
     Returns the number of suits that neither are safe for the declarer nor
-    hold (HOLDS) when a defender leads (0: he has won), else 0.
+    hold (HOLDS) when a defender leads (0: he has won, and *key* is not
+    written), else 0.
     """
     return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
                   (s.leader - s.decl + 3) % 3, key)

@@ -260,8 +260,8 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 q = &E.pat[3][g[3].start]
                 if searched and not split and i3 + 1 < E.end3[kr][lr] and g[3][1].count == 1:
                     qn = &E.pat[3][g[3][1].start]
-                    key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &key)
-                    dtable_prefetch(s.tt, key)
+                    if key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &key) or lead_rel == 0:
+                        dtable_prefetch(s.tt, key)      # (not a static win, so the key was written)
                 m = g[0].mult * g[1].mult * g[2].mult * g[3].mult
                 s.hand[dseat] = d3 | q.d
                 s.hand[(dseat + 1) % 3] = l3 | q.lm
