@@ -22,6 +22,7 @@
 
 cdef enum:
     MAXM = 12
+    REC_MAX = 8
 
 
 cdef uint32_t ALL_CARDS = 0xFFFFFFFFu
@@ -38,6 +39,10 @@ ctypedef struct DD:
     int killer             # the root move that settled the last root searched, tried first at the next (-1: none)
     uint64_t nodes
     DView* tt              # this thread's view of the (maybe shared) table
+    int rec_on             # set by the count of worlds: note this class's bucket misses (see enum_run)
+    uint32_t rec3          # the class's root in its last suit: live | declarer << 8 | left << 16 (bytes)
+    int nrec
+    uint64_t rec[REC_MAX]  # noted misses: their first three suits' codes and the leader (14 bits each, leader << 56)
 
 
 cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
@@ -253,6 +258,45 @@ cdef inline int dd_key(const DD* s, uint64_t* key) noexcept nogil:
                   (s.leader - s.decl + 3) % 3, key)
 
 
+cdef inline void note_miss(DD* s) noexcept nogil:
+    """Note a boundary position (a defender on lead) whose bucket is being loaded, when its last suit is as at the class's root.
+
+    The next class of the count differs from this one only in the last
+    suit, so the same position with that suit as in the next class is
+    likely to be probed there too: enum_run() prefetches its bucket when
+    the next class starts.  Work in the bucket's shadow.
+    """
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3], live = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef uint64_t r
+    cdef int su
+    if s.nrec >= REC_MAX or ((live >> 24) | ((d >> 24) << 8) | ((l >> 24) << 16)) != s.rec3:
+        return
+    r = (<uint64_t>((s.leader - s.decl + 3) % 3)) << 56
+    for su in range(3):
+        r |= (<uint64_t>(CODE3[suit_code((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF)]
+                          & CODE3_MASK)) << (14 * su)
+    s.rec[s.nrec] = r
+    s.nrec += 1
+
+
+cdef inline void prefetch_noted(DD* s) noexcept nogil:
+    """Prefetch the buckets of the positions note_miss() noted in the last class, with the last suit as now at the root."""
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3], live = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef uint64_t sig[4]
+    cdef uint64_t code3 = CODE3[suit_code(live >> 24, d >> 24, l >> 24)] & CODE3_MASK, r
+    cdef int i
+    for i in range(s.nrec):
+        r = s.rec[i]
+        sig[0] = r & 0x3FFF
+        sig[1] = (r >> 14) & 0x3FFF
+        sig[2] = (r >> 28) & 0x3FFF
+        sig[3] = code3
+        sort4(sig)
+        dtable_prefetch(s.tt, sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | (r & ((<uint64_t>3) << 56)))
+    s.nrec = 0
+    s.rec3 = (live >> 24) | ((d >> 24) << 8) | ((l >> 24) << 16)
+
+
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
     """Seat winning the three cards on the table: the highest card of the led suit."""
     cdef int best = 0, i
@@ -395,6 +439,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
             if loss_test and quick_loss(s):
                 return 1
             n = dd_order(s, seat, moves)
+            if s.rec_on and not root:
+                note_miss(s)
             found = dtable_far(s.tt, key, h)
             if found >= 0:
                 return found

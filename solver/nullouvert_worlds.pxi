@@ -255,6 +255,7 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 l3 |= q.lm
                 r3 |= q.rm
                 idx[su] = q.idx
+            s.nrec = 0          # the noted positions are of this block's first three suits only
             for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                 g[3] = &E.grp[3][i3]
                 q = &E.pat[3][g[3].start]
@@ -274,7 +275,11 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                     continue
                 nodes0 = s.nodes
                 probes0 = s.tt.probes
+                if lead_rel != 0:
+                    prefetch_noted(s)
+                    s.rec_on = 1
                 r = root_lose(s, ALL_CARDS)
+                s.rec_on = 0
                 searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
                 if r:
                     C.lost += m
