@@ -22,7 +22,7 @@
 
 cdef enum:
     MAXM = 12
-    REC_MAX = 8
+    REC_MAX = 16
 
 
 cdef uint32_t ALL_CARDS = 0xFFFFFFFFu
