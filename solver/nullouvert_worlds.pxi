@@ -275,9 +275,8 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                     continue
                 nodes0 = s.nodes
                 probes0 = s.tt.probes
-                if lead_rel != 0:
-                    prefetch_noted(s)
-                    s.rec_on = 1
+                prefetch_noted(s)
+                s.rec_on = 1
                 r = root_lose(s, ALL_CARDS)
                 s.rec_on = 0
                 searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
