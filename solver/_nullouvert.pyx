@@ -204,6 +204,9 @@ cdef class NullSolver:
         self.dd.lead_mask = ALL_CARDS
         self.dd.at_root = 0
         self.dd.killer = -1
+        self.dd.rec_on = 0
+        self.dd.nrec = 0
+        self.dd.rec3 = 0
         self.hs.memo = &self.memo
         self.hs.dd = &self.dd
         self.hs.nodes = 0

@@ -22,6 +22,7 @@
 
 cdef enum:
     MAXM = 12
+    REC_MAX = 16
 
 
 cdef uint32_t ALL_CARDS = 0xFFFFFFFFu
@@ -38,6 +39,10 @@ ctypedef struct DD:
     int killer             # the root move that settled the last root searched, tried first at the next (-1: none)
     uint64_t nodes
     DView* tt              # this thread's view of the (maybe shared) table
+    int rec_on             # set by the count of worlds: note this class's bucket misses (see enum_run)
+    uint32_t rec3          # the class's root in its last suit: live | declarer << 8 | left << 16 (bytes)
+    int nrec
+    uint64_t rec[REC_MAX]  # noted misses: their first three suits' codes and the leader (14 bits each, leader << 56)
 
 
 cdef inline uint32_t legal_of(uint32_t hand, int led) noexcept nogil:
@@ -226,12 +231,17 @@ cdef inline uint64_t suit_sig(uint32_t lv, uint32_t db, uint32_t lb, int defende
 
 
 cdef inline int key_of(uint32_t d, uint32_t l, uint32_t live, int lead_rel, uint64_t* key) noexcept nogil:
-    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer."""
+    """dd_key() from the declarer's and left defender's cards, the live cards and the leader's seat relative to the declarer.
+
+    With a defender on lead and every suit safe or holding (returns 0), *key* is not written.
+    """
     cdef uint64_t sig[4]
     cdef int su, defender_leads = lead_rel != 0, unsafe = 0
     for su in range(4):
         sig[su] = suit_sig((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF, defender_leads,
                            &unsafe)
+    if defender_leads and unsafe == 0:
+        return 0        # a static win (dd_key()): the key is not needed
     sort4(sig)
     key[0] = sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | ((<uint64_t>lead_rel) << 56)
     return unsafe
@@ -241,10 +251,50 @@ cdef inline int dd_key(const DD* s, uint64_t* key) noexcept nogil:
     """Rank-normalised, suit-sorted key (58 bits) of a trick-boundary position (safe suits canonical: suit_sig()).
 
     Returns the number of suits that neither are safe for the declarer nor
-    hold (HOLDS) when a defender leads (0: he has won), else 0.
+    hold (HOLDS) when a defender leads (0: he has won, and *key* is not
+    written), else 0.
     """
     return key_of(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[0] | s.hand[1] | s.hand[2],
                   (s.leader - s.decl + 3) % 3, key)
+
+
+cdef inline void note_miss(DD* s) noexcept nogil:
+    """Note a boundary position (a defender on lead) whose bucket is being loaded, when its last suit is as at the class's root.
+
+    The next class of the count differs from this one only in the last
+    suit, so the same position with that suit as in the next class is
+    likely to be probed there too: enum_run() prefetches its bucket when
+    the next class starts.  Work in the bucket's shadow.
+    """
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3], live = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef uint64_t r
+    cdef int su
+    if s.nrec >= REC_MAX or ((live >> 24) | ((d >> 24) << 8) | ((l >> 24) << 16)) != s.rec3:
+        return
+    r = (<uint64_t>((s.leader - s.decl + 3) % 3)) << 56
+    for su in range(3):
+        r |= (<uint64_t>(CODE3[suit_code((live >> (8 * su)) & 0xFF, (d >> (8 * su)) & 0xFF, (l >> (8 * su)) & 0xFF)]
+                          & CODE3_MASK)) << (14 * su)
+    s.rec[s.nrec] = r
+    s.nrec += 1
+
+
+cdef inline void prefetch_noted(DD* s) noexcept nogil:
+    """Prefetch the buckets of the positions note_miss() noted in the last class, with the last suit as now at the root."""
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3], live = s.hand[0] | s.hand[1] | s.hand[2]
+    cdef uint64_t sig[4]
+    cdef uint64_t code3 = CODE3[suit_code(live >> 24, d >> 24, l >> 24)] & CODE3_MASK, r
+    cdef int i
+    for i in range(s.nrec):
+        r = s.rec[i]
+        sig[0] = r & 0x3FFF
+        sig[1] = (r >> 14) & 0x3FFF
+        sig[2] = (r >> 28) & 0x3FFF
+        sig[3] = code3
+        sort4(sig)
+        dtable_prefetch(s.tt, sig[0] | (sig[1] << 14) | (sig[2] << 28) | (sig[3] << 42) | (r & ((<uint64_t>3) << 56)))
+    s.nrec = 0
+    s.rec3 = (live >> 24) | ((d >> 24) << 8) | ((l >> 24) << 16)
 
 
 cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
@@ -351,8 +401,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int seat = (s.leader + s.tlen) % 3
     cdef int moves[MAXM]
     cdef int n, i, res, c, restricted = 0, root = s.at_root
-    cdef uint64_t key = 0
-    cdef int found
+    cdef uint64_t key = 0, h
+    cdef int found, ordered = 0, loss_test = 0
     s.at_root = 0
     s.nodes += 1
     if s.tlen == 2:
@@ -363,10 +413,12 @@ cdef int dd_lose(DD* s) noexcept nogil:
         if s.hand[s.decl] == 0:
             return 0
         if s.leader != s.decl:
-            if quick_loss(s):
-                return 1
+            # quick_loss() settles about 1% of these nodes and the key's pass
+            # (below: every suit safe or holding) 22%: the key comes first,
+            # quick_loss() after the near cache, in the bucket's shadow.
             if dd_key(s, &key) == 0:
                 return 0        # the key found every suit safe or holding (HOLDS)
+            loss_test = 1
         elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3], s.lead_mask):
             return 0
         elif s.lead_mask != ALL_CARDS:
@@ -374,10 +426,27 @@ cdef int dd_lose(DD* s) noexcept nogil:
         else:
             dd_key(s, &key)
         if not restricted:
-            found = dtable_get(s.tt, key)
+            # The shared bucket is a memory load (perf: the largest single
+            # cost of the search; 250-300 ns on the 2-core machine), so it is
+            # requested at once, and the near cache is looked at and the
+            # moves ordered while it comes in (the ordering is wasted when
+            # the bucket hits).
+            h = mix64(key)
+            __builtin_prefetch(dtable_bucket(s.tt, h))
+            found = dtable_near(s.tt, key, h)
             if found >= 0:
                 return found
-    n = dd_order(s, seat, moves)
+            if loss_test and quick_loss(s):
+                return 1
+            n = dd_order(s, seat, moves)
+            if s.rec_on and not root:
+                note_miss(s)
+            found = dtable_far(s.tt, key, h)
+            if found >= 0:
+                return found
+            ordered = 1
+    if not ordered:
+        n = dd_order(s, seat, moves)
     if root:
         for i in range(1, n):
             if moves[i] == s.killer:

@@ -172,11 +172,15 @@ cdef enum:
 cdef uint16_t T3[256]
 cdef int CODE3_OFF[10]
 cdef uint16_t CODE3[9841]
+# T3P[lv][x] = T3[PEXT8[lv][x]]: one load where the compression and the
+# base-3 digits were two dependent ones (the key's pass reads it eight times
+# a position); 128 KiB, of which a search touches the live sets it meets.
+cdef uint16_t T3P[256][256]
 
 
 cdef inline int suit_code(uint32_t lv, uint32_t db, uint32_t lb) noexcept nogil:
     """The code of one suit (header): *lv* its live cards, *db* and *lb* the declarer's and left defender's, in one byte."""
-    return CODE3_OFF[__builtin_popcount(lv)] + T3[PEXT8[lv][db]] + 2 * T3[PEXT8[lv][lb]]
+    return CODE3_OFF[__builtin_popcount(lv)] + T3P[lv][db] + 2 * T3P[lv][lb]
 
 
 cdef void init_code3() noexcept nogil:
@@ -190,6 +194,9 @@ cdef void init_code3() noexcept nogil:
             if (c >> n) & 1:
                 T3[c] += i
             i *= 3
+    for c in range(256):
+        for i in range(256):
+            T3P[c][i] = T3[PEXT8[c][i]]
     CODE3_OFF[0] = 0
     i = 1
     for n in range(9):

@@ -297,6 +297,31 @@ cdef inline int dtable_get(DView* v, uint64_t key) noexcept nogil:
     return -1
 
 
+cdef inline int dtable_near(DView* v, uint64_t key, uint64_t h) noexcept nogil:
+    """dtable_get()'s first half: the result (0/1) in this thread's near cache for the key whose hash is *h*, or -1."""
+    cdef uint64_t* nr = v.near + (h >> (64 - v.near_bits))
+    v.probes += 1
+    if (nr[0] & DCMP) == (key | DOCC):
+        v.hits += 1
+        v.near_hits += 1
+        return <int>((nr[0] >> DKEY_BITS) & 1)
+    return -1
+
+
+cdef inline int dtable_far(DView* v, uint64_t key, uint64_t h) noexcept nogil:
+    """dtable_get()'s second half, after dtable_near() missed: the result in the shared bucket, or -1."""
+    cdef uint64_t* b = dtable_bucket(v, h)
+    cdef uint64_t want = key | DOCC, w
+    cdef int i
+    for i in range(8):
+        w = ld64(&b[i])
+        if (w & DCMP) == want:
+            v.hits += 1
+            v.near[h >> (64 - v.near_bits)] = w
+            return <int>((w >> DKEY_BITS) & 1)
+    return -1
+
+
 cdef inline void dtable_put(DView* v, uint64_t key, int res, int size) noexcept nogil:
     """Store an exact result; *size* (the declarer's cards left, 0..15) ranks entries for replacement.
 

@@ -255,13 +255,14 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 l3 |= q.lm
                 r3 |= q.rm
                 idx[su] = q.idx
+            s.nrec = 0          # the noted positions are of this block's first three suits only
             for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                 g[3] = &E.grp[3][i3]
                 q = &E.pat[3][g[3].start]
                 if searched and not split and i3 + 1 < E.end3[kr][lr] and g[3][1].count == 1:
                     qn = &E.pat[3][g[3][1].start]
-                    key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &key)
-                    dtable_prefetch(s.tt, key)
+                    if key_of(d3 | qn.d, l3 | qn.lm, d3 | l3 | r3 | qn.d | qn.lm | qn.rm, lead_rel, &key) or lead_rel == 0:
+                        dtable_prefetch(s.tt, key)      # (not a static win, so the key was written)
                 m = g[0].mult * g[1].mult * g[2].mult * g[3].mult
                 s.hand[dseat] = d3 | q.d
                 s.hand[(dseat + 1) % 3] = l3 | q.lm
@@ -274,7 +275,10 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                     continue
                 nodes0 = s.nodes
                 probes0 = s.tt.probes
+                prefetch_noted(s)
+                s.rec_on = 1
                 r = root_lose(s, ALL_CARDS)
+                s.rec_on = 0
                 searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
                 if r:
                     C.lost += m
