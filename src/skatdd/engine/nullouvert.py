@@ -49,6 +49,7 @@ from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
 from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
+from .nullouvert_blocks import block_order, permute_mask, permute_suits
 from .nullouvert_results import Guess, NullOuvertResult, World
 from .threads import run_threads, usable_cores
 
@@ -77,6 +78,10 @@ class NullOuvertAnalyser:
     def __init__(self, tt_mb: int = 128) -> None:
         self.solver = _nullouvert.NullSolver(tt_mb)
         self._workers: list[_nullouvert.NullSolver] = []
+        #: prove blocks of classes at once (nullouvert_block.pxi): None lets
+        #: nullouvert_blocks.block_order decide per hand game (where blocks are large);
+        #: True always, False never (the answers are the same)
+        self.blocks: bool | None = None
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
@@ -180,8 +185,15 @@ class NullOuvertAnalyser:
         n = hand.bit_count()
         suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
         solvers = self.solvers(self.count_jobs(k, jobs))
+        order = None if self.blocks is False else block_order(suits, hand, pool, k, declarer, force=bool(self.blocks))
+        counted, blocks = suits, None
+        if order is not None:
+            counted = permute_suits(suits, order)
+            blocks = (permute_mask(hand, order) & 0xFF000000, permute_mask(pool, order) & 0xFF000000,
+                      tuple(order.index(s) for s in range(4)))
         plan = _nullouvert.WorldClasses(
-            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
+            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in counted], k, n, len(solvers),
+            blocks)
         runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
