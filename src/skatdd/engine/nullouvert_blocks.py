@@ -53,33 +53,35 @@ def classes_per_block(suits: Sequence[SuitGroups], k: int, n: int) -> float:
     return classes / blocks if blocks else 0.0
 
 
-def safe_against_all(hand: int, pool: int, suit: int) -> bool:
-    """The declarer is safe in *suit* against every unseen card of it: his i-th lowest card has at most i below it."""
+def poolable(hand: int, pool: int, suit: int) -> bool:
+    """Whether the relaxed game may pool *suit*: the declarer is void in it, safe in it against every unseen
+    card (his i-th lowest card has at most i of them below it), or holds a single card with at most one below."""
     live = [c for c in range(8 * suit, 8 * suit + 8) if (hand | pool) >> c & 1]
     his = [pos for pos, c in enumerate(live) if hand >> c & 1]
-    return all(pos <= 2 * i for i, pos in enumerate(his))
+    return all(pos <= 2 * i for i, pos in enumerate(his)) or (len(his) == 1 and his[0] <= 1)
 
 
 def block_order(suits: Sequence[SuitGroups], hand: int, pool: int, k: int, declarer: int,
                 force: bool = False) -> tuple[int, ...] | None:
     """The order of suits to count in with blocks (suit j of the count is the caller's ``order[j]``), or None.
 
-    The last suit (pooled in a block's relaxed game) is one the declarer is
-    safe in against every unseen card (or void): where he is not, he must
-    know how its cards lie, and the relaxed game, which hides that, is
-    mostly lost (a singleton nine over two unseen lower cards: 106,178
-    blocks tried, 48 won).  Of those suits, the one that makes the blocks
-    largest.  None (no blocks) for forehand, when no suit is safe, and when
-    the blocks hold fewer than :data:`BLOCK_MIN_CLASSES` classes on
-    average.  With *force* the largest blocks' order whatever the seat, the
-    safety and the size.
+    The last suit (pooled in a block's relaxed game) is one :func:`poolable`
+    allows: where the declarer is not safe in it, he must mostly know how
+    its cards lie, and the relaxed game, which hides that, is lost (a
+    singleton nine over two unseen lower cards: 106,178 blocks tried, 48
+    won), but a singleton with one card below it he throws at his first
+    chance.  Of those suits, the one that makes the blocks largest.  None
+    (no blocks) for forehand, when no suit is poolable, and when the blocks
+    hold fewer than :data:`BLOCK_MIN_CLASSES` classes on average.  With
+    *force* the largest blocks' order whatever the seat, the suit and the
+    size.
     """
     if declarer == 0 and not force:
         return None
     n = hand.bit_count()
     best, order = -1.0, None
     for last in range(4):
-        if not force and not safe_against_all(hand, pool, last):
+        if not force and not poolable(hand, pool, last):
             continue
         cand = tuple(s for s in range(4) if s != last) + (last,)
         size = classes_per_block([suits[s] for s in cand], k, n)
