@@ -13,11 +13,11 @@ import random
 import pytest
 
 import nullouvert_brute as brute
+from test_nullouvert_forehand_split import forehand_games
 from skatdd.core.cards import mask_of, parse_cards
 from skatdd.engine._nullouvert import NullSolver
 from skatdd.engine.nullouvert import NullOuvertAnalyser
 from skatdd.engine.nullouvert_blocks import SuitGroups, block_order, classes_per_block, poolable
-from test_nullouvert_forehand_split import forehand_games
 
 
 def m(text: str) -> int:
