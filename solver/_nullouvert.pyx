@@ -229,7 +229,6 @@ cdef class NullSolver:
         self.bs.tries = 0
         self.bs.wins = 0
         self.bs.win_nodes = 0
-        self.bs.lead_mask = ALL_CARDS
 
     def __dealloc__(self):
         dtable_free(&self.own)
@@ -356,7 +355,6 @@ cdef class NullSolver:
         self.bs.leader = 0
         self.bs.tlen = 0
         self.bs.limit = <uint64_t>1 << 62
-        self.bs.lead_mask = ALL_CARDS
         self.dd.decl = decl
         with nogil:
             r = bs_win(&self.bs)

@@ -48,7 +48,6 @@ ctypedef struct BS:
     uint64_t wins          # blocks won
     uint64_t win_nodes     # nodes of the blocks won
     uint64_t limit         # the search gives up (a loss, nothing stored) once nodes reach it
-    uint32_t lead_mask     # the declarer's first leads tried (a forehand block with split suits), else ALL_CARDS
     Table* memo
     DD* dd                 # the double-dummy solver a state of one world is handed to
 
@@ -156,8 +155,6 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
     live = b.D | oth | table
     if seat == b.decl:
         cand = declarer_choices(b.D, b.tlen, led, win)
-        if b.tlen == 0:
-            cand &= b.lead_mask
         while cand:
             c = bit_index(cand)
             cand &= cand - 1
@@ -233,7 +230,7 @@ cdef int bs_win(BS* b) noexcept nogil:
     cdef int seat = (b.leader + b.tlen) % 3
     cdef int moves[32]
     cdef int disc[32]
-    cdef int n, i, res, found, restricted = 0
+    cdef int n, i, res, found
     cdef uint64_t k1 = 0, k2 = 0
     b.nodes += 1
     if b.nodes >= b.limit:
@@ -254,13 +251,10 @@ cdef int bs_win(BS* b) noexcept nogil:
                 return 0
             if bs_safe_or_holds(b):
                 return 1
-        # with the declarer's leads limited, the answer is not the state's value: neither probed nor stored
-        restricted = b.leader == b.decl and b.lead_mask != ALL_CARDS
-        if not restricted:
-            bs_key(b, &k1, &k2)
-            found = table_get(b.memo, k1, k2)
-            if found >= 0:
-                return found
+        bs_key(b, &k1, &k2)
+        found = table_get(b.memo, k1, k2)
+        if found >= 0:
+            return found
     n = bs_moves(b, moves, disc)
     res = 0 if seat == b.decl else 1
     for i in range(n):
@@ -269,7 +263,7 @@ cdef int bs_win(BS* b) noexcept nogil:
             break
     if b.nodes >= b.limit:
         return 0            # given up below: res may be wrong, so it is not stored
-    if b.tlen == 0 and not restricted:
+    if b.tlen == 0:
         table_put(b.memo, k1, k2, res, __builtin_popcount(b.D))
     return res
 

@@ -206,15 +206,9 @@ cdef void solve_split(Enum* E, DD* s, Group** g, Count* C) noexcept nogil:
 
 
 cdef int block_won(Enum* E, DD* s, BS* b, uint32_t dfix, uint32_t lfix, uint32_t rfix, uint32_t dpool,
-                   uint32_t upool, uint32_t pooled, int kr, int lr, uint32_t leads, uint64_t budget) noexcept nogil:
+                   uint32_t upool, uint32_t pooled, int kr, int lr, uint64_t budget) noexcept nogil:
     """1 when the relaxed game of the block (the fixed suits at these hands, every split of the pooled suits'
-    unseen cards *upool* with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won.
-
-    *leads*: the declarer's first leads tried when he is on lead: with split suits among the fixed ones, the
-    cards of the others and of the pooled suit (a lead there is followed by a trick after which a defender
-    leads, where a split suit plays as its canonical form, the same for every pattern of its group: header).
-    """
-    cdef int r
+    unseen cards *upool* with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won."""
     b.D = dfix | dpool
     b.K[0] = lfix
     b.K[1] = rfix
@@ -230,10 +224,7 @@ cdef int block_won(Enum* E, DD* s, BS* b, uint32_t dfix, uint32_t lfix, uint32_t
     b.tlen = 0
     b.dd = s
     b.limit = b.nodes + budget
-    b.lead_mask = leads
-    r = bs_win(b) and b.nodes < b.limit
-    b.lead_mask = ALL_CARDS
-    return r
+    return bs_win(b) and b.nodes < b.limit
 
 
 cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
@@ -262,7 +253,6 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
     cdef uint64_t key, nodes0, probes0
     cdef int64_t m, unit, bw
     cdef int tryblock, i
-    cdef uint32_t leads
     cdef int64_t blost0
     cdef int me = share_join(&E.share)
     C.worlds = 0
@@ -303,11 +293,7 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
             # a block (every class of these three suits' groups) is tried at once after its first class,
             # when that one is won: a lost first class is the usual sign of a lost block, whose relaxed
             # game is lost too and would be searched for nothing
-            tryblock = E.blocks and E.end3[kr][lr] - E.start3[kr][lr] >= 2
-            leads = suit_bits(3)
-            for su in range(3):
-                if g[su].count == 1:
-                    leads |= suit_bits(su)
+            tryblock = E.blocks and not split and E.end3[kr][lr] - E.start3[kr][lr] >= 2
             blost0 = C.lost
             for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                 g[3] = &E.grp[3][i3]
@@ -338,7 +324,7 @@ cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
                     tryblock = 0
                     b.tries += 1
                     nodes0 = b.nodes
-                    if block_won(E, s, b, d3, l3, r3, E.d3, E.u3, suit_bits(3), kr, lr, leads, <uint64_t>1 << 62):
+                    if block_won(E, s, b, d3, l3, r3, E.d3, E.u3, suit_bits(3), kr, lr, <uint64_t>1 << 62):
                         b.wins += 1
                         b.win_nodes += b.nodes - nodes0
                         bw = g[0].mult * g[1].mult * g[2].mult

@@ -23,9 +23,6 @@ from typing import Any
 #: The least mean number of classes a block (of two or more) for the relaxed game to be tried.
 BLOCK_MIN_CLASSES = 10.0
 
-#: Blocks for forehand too (an experiment's switch).
-FOREHAND = False
-
 #: One suit's ``(patterns, groups)`` as NullOuvertAnalyser.suit_groups gives them.
 SuitGroups = tuple[list[tuple[Any, ...]], list[list[int]]]
 
@@ -79,7 +76,7 @@ def block_order(suits: Sequence[SuitGroups], hand: int, pool: int, k: int, decla
     *force* the largest blocks' order whatever the seat, the suit and the
     size.
     """
-    if declarer == 0 and not force and not FOREHAND:
+    if declarer == 0 and not force:
         return None
     n = hand.bit_count()
     best, order = -1.0, None
