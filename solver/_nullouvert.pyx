@@ -70,7 +70,11 @@ cdef class WorldClasses:
     that share the classes (one a thread, at most 64; runs beyond them find
     nothing left).  Read-only once built but for the share of the work:
     each class is solved by exactly one run, whichever solver or thread
-    runs it.
+    runs it.  *blocks*: None, or ``(d3, u3[, order])`` to prove blocks of
+    classes at once (nullouvert_block.pxi): the declarer's and the unseen
+    cards of the last suit, and, when the caller relabelled the suits, where
+    each of its suits went (its suit j is suit ``order[j]`` here: the first
+    lost world is compared in the caller's order).
     """
 
     cdef Enum E
