@@ -22,6 +22,7 @@ include "play.pxi"
 include "nullouvert_table.pxi"
 include "nullouvert_suits.pxi"
 include "nullouvert_dd.pxi"
+include "nullouvert_block.pxi"
 include "nullouvert_worlds.pxi"
 include "nullouvert_honest.pxi"
 
@@ -69,13 +70,17 @@ cdef class WorldClasses:
     that share the classes (one a thread, at most 64; runs beyond them find
     nothing left).  Read-only once built but for the share of the work:
     each class is solved by exactly one run, whichever solver or thread
-    runs it.
+    runs it.  *blocks*: None, or ``(d3, u3[, order])`` to prove blocks of
+    classes at once (nullouvert_block.pxi): the declarer's and the unseen
+    cards of the last suit, and, when the caller relabelled the suits, where
+    each of its suits went (its suit j is suit ``order[j]`` here: the first
+    lost world is compared in the caller's order).
     """
 
     cdef Enum E
     cdef readonly bint split
 
-    def __cinit__(self, groups, int skat_unseen, int n, int parts=1):
+    def __cinit__(self, groups, int skat_unseen, int n, int parts=1, blocks=None):
         cdef int su, i, j, kk, ll, np
         cdef Pattern* arr
         cdef Group* grp
@@ -134,6 +139,20 @@ cdef class WorldClasses:
         self.E.n = n
         share_init(&self.E.share, (<long long>self.E.ngrp[0]) * self.E.ngrp[1], parts)
         self.E.stop = 0
+        self.E.blocks = 0
+        self.E.d3 = 0
+        self.E.u3 = 0
+        for su in range(4):
+            self.E.order[su] = su
+        if blocks is not None:
+            self.E.blocks = 1
+            self.E.d3 = <uint32_t>blocks[0]
+            self.E.u3 = <uint32_t>blocks[1]
+            if len(blocks) > 2:
+                if sorted(blocks[2]) != [0, 1, 2, 3]:
+                    raise ValueError("the suits' order must be a permutation of 0..3")
+                for su in range(4):
+                    self.E.order[su] = blocks[2][su]
 
     def __dealloc__(self):
         cdef int su
@@ -171,6 +190,7 @@ cdef class NullSolver:
     cdef Table memo
     cdef DD dd
     cdef HS hs
+    cdef BS bs
     cdef public int tt_mb
     cdef NullSolver owner
 
@@ -210,6 +230,12 @@ cdef class NullSolver:
         self.hs.memo = &self.memo
         self.hs.dd = &self.dd
         self.hs.nodes = 0
+        self.bs.memo = &self.memo
+        self.bs.dd = &self.dd
+        self.bs.nodes = 0
+        self.bs.tries = 0
+        self.bs.wins = 0
+        self.bs.win_nodes = 0
 
     def __dealloc__(self):
         dtable_free(&self.own)
@@ -226,13 +252,22 @@ cdef class NullSolver:
     def reset_stats(self):
         self.dd.nodes = 0
         self.hs.nodes = 0
+        self.bs.nodes = 0
+        self.bs.tries = 0
+        self.bs.wins = 0
+        self.bs.win_nodes = 0
         self.view.hits = self.view.probes = self.view.near_hits = 0
         self.memo.hits = self.memo.probes = self.memo.near_hits = 0
 
     @property
     def nodes(self):
         """Double-dummy plus honest-search nodes since the last :meth:`reset_stats`."""
-        return self.dd.nodes + self.hs.nodes
+        return self.dd.nodes + self.hs.nodes + self.bs.nodes
+
+    @property
+    def block_stats(self):
+        """``(tries, wins, nodes)`` of the blocks of classes searched at once since the last :meth:`reset_stats`."""
+        return self.bs.tries, self.bs.wins, self.bs.nodes, self.bs.win_nodes
 
     @property
     def dd_nodes(self):
@@ -306,9 +341,31 @@ cdef class NullSolver:
             raise ValueError("groups of several patterns need the declarer on lead (seat 0)")
         self.dd.decl = decl
         with nogil:
-            enum_run(&plan.E, &self.dd, &C)
+            enum_run(&plan.E, &self.dd, &self.bs, &C)
         first = None if C.first_lost[0] < 0 else tuple(C.first_lost[i] for i in range(4))
         return C.worlds, C.lost, C.classes, first
+
+    def block_wins(self, int decl, D, K0, K1, U, int cnt0, int cnt1, int k, pooled=0xFF000000):
+        """The relaxed game of a block (nullouvert_block.pxi) from the first trick (seat 0 leads): True when won."""
+        cdef int r
+        self.bs.D = <uint32_t>D
+        self.bs.K[0] = <uint32_t>K0
+        self.bs.K[1] = <uint32_t>K1
+        self.bs.U = <uint32_t>U
+        self.bs.pooled = <uint32_t>pooled
+        self.bs.vo[0] = 0
+        self.bs.vo[1] = 0
+        self.bs.cnt[0] = cnt0
+        self.bs.cnt[1] = cnt1
+        self.bs.k = k
+        self.bs.decl = decl
+        self.bs.leader = 0
+        self.bs.tlen = 0
+        self.bs.limit = <uint64_t>1 << 62
+        self.dd.decl = decl
+        with nogil:
+            r = bs_win(&self.bs)
+        return bool(r)
 
     # -- honest search -------------------------------------------------------
     cdef void _set_hs(self, state) except *:

@@ -118,28 +118,37 @@ ctypedef struct Enum:
     int n                  # cards per hand
     Share share            # the units of work (pairs of groups of suits 0 and 1) left to each part
     int stop               # set to stop every run at its next class
+    int blocks             # prove blocks of classes at once (nullouvert_block.pxi) before solving them one by one
+    uint32_t d3            # the declarer's real cards of the last suit (a block pools its unseen cards)
+    uint32_t u3            # the unseen real cards of the last suit (the defenders' and the skat's)
+    int order[4]           # the caller's suit j is suit order[j] here (the caller may relabel the suits)
 
 
 ctypedef struct Count:
     int64_t worlds
     int64_t lost
     int64_t classes
-    int first_lost[4]      # idx of the first lost world's patterns (smallest in the order of idx), -1 if none
+    int first_lost[4]      # idx of the first lost world's patterns, in the caller's suit order (the smallest), -1 if none
+    int order[4]           # E.order: first_lost[j] is the idx of suit order[j]
 
 
 cdef inline void note_lost(Count* C, int* idx) noexcept nogil:
-    """Keep *idx* (four pattern indices of a lost world) when it comes before C's first lost world."""
+    """Keep *idx* (four pattern indices of a lost world, by suit) when it comes before C's first lost world.
+
+    Worlds compare in the caller's suit order (C.order), so the first lost
+    world is the same whatever order the suits are enumerated in.
+    """
     cdef int i
     if C.first_lost[0] >= 0:
         for i in range(4):
-            if idx[i] != C.first_lost[i]:
-                if idx[i] > C.first_lost[i]:
+            if idx[C.order[i]] != C.first_lost[i]:
+                if idx[C.order[i]] > C.first_lost[i]:
                     return
                 break
         else:
             return
     for i in range(4):
-        C.first_lost[i] = idx[i]
+        C.first_lost[i] = idx[C.order[i]]
 
 
 cdef inline void place(DD* s, int dseat, const Pattern* p, int su) noexcept nogil:
@@ -196,7 +205,29 @@ cdef void solve_split(Enum* E, DD* s, Group** g, Count* C) noexcept nogil:
     note_lost(C, idx)
 
 
-cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
+cdef int block_won(Enum* E, DD* s, BS* b, uint32_t dfix, uint32_t lfix, uint32_t rfix, uint32_t dpool,
+                   uint32_t upool, uint32_t pooled, int kr, int lr, uint64_t budget) noexcept nogil:
+    """1 when the relaxed game of the block (the fixed suits at these hands, every split of the pooled suits'
+    unseen cards *upool* with *kr* in the skat and *lr* with the left defender) is won: every class of the block is won."""
+    b.D = dfix | dpool
+    b.K[0] = lfix
+    b.K[1] = rfix
+    b.U = upool
+    b.pooled = pooled
+    b.vo[0] = 0
+    b.vo[1] = 0
+    b.k = kr
+    b.cnt[0] = lr
+    b.cnt[1] = __builtin_popcount(upool) - kr - lr
+    b.decl = s.decl
+    b.leader = 0
+    b.tlen = 0
+    b.dd = s
+    b.limit = b.nodes + budget
+    return bs_win(b) and b.nodes < b.limit
+
+
+cdef void enum_run(Enum* E, DD* s, BS* b, Count* C) noexcept nogil:
     """Solve the classes of the units this run takes from E.share until none is left, adding them up in *C*.
 
     A unit is a pair of groups of suits 0 and 1.  Each run joins as the
@@ -220,12 +251,16 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
     cdef Pattern *qn
     cdef uint32_t d3, l3, r3
     cdef uint64_t key, nodes0, probes0
-    cdef int64_t m, unit
+    cdef int64_t m, unit, bw
+    cdef int tryblock, i
+    cdef int64_t blost0
     cdef int me = share_join(&E.share)
     C.worlds = 0
     C.lost = 0
     C.classes = 0
     C.first_lost[0] = -1
+    for su in range(4):
+        C.order[su] = E.order[su]
     if me < 0:
         return
     while True:
@@ -256,6 +291,11 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 r3 |= q.rm
                 idx[su] = q.idx
             s.nrec = 0          # the noted positions are of this block's first three suits only
+            # a block (every class of these three suits' groups) is tried at once after its first class,
+            # when that one is won: a lost first class is the usual sign of a lost block, whose relaxed
+            # game is lost too and would be searched for nothing
+            tryblock = E.blocks and not split and E.end3[kr][lr] - E.start3[kr][lr] >= 2
+            blost0 = C.lost
             for i3 in range(E.start3[kr][lr], E.end3[kr][lr]):
                 g[3] = &E.grp[3][i3]
                 q = &E.pat[3][g[3].start]
@@ -272,15 +312,27 @@ cdef void enum_run(Enum* E, DD* s, Count* C) noexcept nogil:
                 if split or g[3].count > 1:
                     solve_split(E, s, g, C)
                     searched = 1
-                    continue
-                nodes0 = s.nodes
-                probes0 = s.tt.probes
-                prefetch_noted(s)
-                s.rec_on = 1
-                r = root_lose(s, ALL_CARDS)
-                s.rec_on = 0
-                searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
-                if r:
-                    C.lost += m
-                    idx[3] = q.idx
-                    note_lost(C, idx)
+                else:
+                    nodes0 = s.nodes
+                    probes0 = s.tt.probes
+                    prefetch_noted(s)
+                    s.rec_on = 1
+                    r = root_lose(s, ALL_CARDS)
+                    s.rec_on = 0
+                    searched = s.nodes - nodes0 > 1 or s.tt.probes != probes0
+                    if r:
+                        C.lost += m
+                        idx[3] = q.idx
+                        note_lost(C, idx)
+                if tryblock and C.lost == blost0 and i3 + 1 < E.end3[kr][lr]:
+                    tryblock = 0
+                    b.tries += 1
+                    nodes0 = b.nodes
+                    if block_won(E, s, b, d3, l3, r3, E.d3, E.u3, suit_bits(3), kr, lr, <uint64_t>1 << 62):
+                        b.wins += 1
+                        b.win_nodes += b.nodes - nodes0
+                        bw = g[0].mult * g[1].mult * g[2].mult
+                        for i in range(i3 + 1, E.end3[kr][lr]):
+                            C.classes += 1
+                            C.worlds += bw * E.grp[3][i].mult
+                        break

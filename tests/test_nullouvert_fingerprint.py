@@ -6,7 +6,7 @@ tables of the default size (32 MiB with a known skat, 128 MiB without),
 on one thread (``jobs=1``, the default of the Python API: with more the
 node count depends on how the threads share the classes).
 Asserted: every hand with a known skat (about 1.5 s in all), and without
-the skat the quick hands and the hardest one, ``two-gaps-R``: 66,193,938
+the skat the quick hands and the hardest one, ``two-gaps-R``: 43,064,451
 nodes, 2,771,340 classes, the figure docs/engine.md's Speed table quotes
 (about 3 s).  ``gaps-F`` and ``ace-C-M`` without the skat (about 2 s each)
 are not run here.
@@ -32,13 +32,13 @@ from skatdd.engine.nullouvert import analyse
 #: Benchmark hand name -> (nodes, classes solved), skat known.
 KNOWN_SKAT = {
     "low-safe-M": (1, 0), "low-safe-F": (64, 0), "gaps-F": (419_246, 184_756), "gaps-R": (1, 0),
-    "gaps-lead-F": (88, 0), "long-clubs-M": (1, 0), "ace-C-M": (2_214_875, 184_756),
+    "gaps-lead-F": (88, 0), "long-clubs-M": (1, 0), "ace-C-M": (1_522_293, 184_756),
     "two-gaps-R": (14_569_497, 184_756), "guess-F": (630_088, 184_756),
 }
 #: The same without the skat (hand games), for the hands asserted here.
 UNKNOWN_SKAT = {
     "low-safe-M": (1, 0), "long-clubs-M": (1, 0), "gaps-R": (1, 0), "gaps-lead-F": (100, 0),
-    "two-gaps-R": (66_193_938, 2_771_340),
+    "two-gaps-R": (43_064_451, 2_771_340),
 }
 
 

@@ -49,6 +49,7 @@ from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
 from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
+from .nullouvert_blocks import block_order, permute_mask, permute_suits
 from .nullouvert_results import Guess, NullOuvertResult, World
 from .threads import run_threads, usable_cores
 
@@ -56,6 +57,10 @@ __all__ = ["Guess", "HonestState", "NullOuvertAnalyser", "NullOuvertResult", "Wo
 
 #: Threads one count of worlds runs on at most (the engine's share of the work has room for so many).
 MAX_JOBS = 64
+
+#: The memo (MiB) of each thread but the first: the relaxed game of blocks keeps its states there
+#: (at 1 MiB the hardest hand game with ``jobs=2`` took 97.0M nodes, at 16 MiB 87.0M, at 64 MiB 87.2M).
+WORKER_MEMO_MB = 16
 
 
 #: ``(D, U, void_left, void_right, cnt_left, cnt_right, k, declarer, leader, trick)``: the
@@ -77,6 +82,10 @@ class NullOuvertAnalyser:
     def __init__(self, tt_mb: int = 128) -> None:
         self.solver = _nullouvert.NullSolver(tt_mb)
         self._workers: list[_nullouvert.NullSolver] = []
+        #: prove blocks of classes at once (nullouvert_block.pxi): None lets
+        #: nullouvert_blocks.block_order decide per hand game (where blocks are large);
+        #: True always, False never (the answers are the same)
+        self.blocks: bool | None = None
 
     # -- double dummy over the worlds --------------------------------------
     @staticmethod
@@ -180,8 +189,15 @@ class NullOuvertAnalyser:
         n = hand.bit_count()
         suits = [self.suit_groups(hand, pool, k, s, declarer_leads=declarer == 0) for s in range(4)]
         solvers = self.solvers(self.count_jobs(k, jobs))
+        order = None if self.blocks is False else block_order(suits, hand, pool, k, declarer, force=bool(self.blocks))
+        counted, blocks = suits, None
+        if order is not None:
+            counted = permute_suits(suits, order)
+            blocks = (permute_mask(hand, order) & 0xFF000000, permute_mask(pool, order) & 0xFF000000,
+                      tuple(order.index(s) for s in range(4)))
         plan = _nullouvert.WorldClasses(
-            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in suits], k, n, len(solvers))
+            [[[(*pats[i][:6], i) for i in group] for group in groups] for pats, groups in counted], k, n, len(solvers),
+            blocks)
         runs = run_threads([partial(solver.count_worlds, plan, declarer) for solver in solvers], plan.stop)
         worlds, lost, classes = (sum(run[0] for run in runs), sum(run[1] for run in runs),
                                  sum(run[2] for run in runs))
@@ -218,14 +234,15 @@ class NullOuvertAnalyser:
         The others share :attr:`solver`'s double-dummy table (one of the
         analyser's ``tt_mb`` for every thread: its entries are exact, and a
         thread's stores serve the others), each with a near cache, counters
-        and a 1 MiB memo of its own (the honest search runs on
-        :attr:`solver` only).  At most :data:`MAX_JOBS`.
+        and a memo of :data:`WORKER_MEMO_MB` of its own (the relaxed game of
+        blocks; the honest search runs on :attr:`solver` only).  At most
+        :data:`MAX_JOBS`.
         """
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         jobs = min(jobs, MAX_JOBS)
         while len(self._workers) < jobs - 1:
-            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, 1, share=self.solver))
+            self._workers.append(_nullouvert.NullSolver(self.solver.tt_mb, WORKER_MEMO_MB, share=self.solver))
         return [self.solver, *self._workers[:jobs - 1]]
 
     def dd_lose(self, world: World, declarer: int) -> bool:
