@@ -25,7 +25,7 @@ import pytest
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
 from skatdd.core.errors import SkatddError
 from skatdd.play.deals import generated_deal
-from skatdd.play.loading import load_player
+from skatdd.play.loading import _how_ended, load_player
 
 TT = ("--tt-mb", "16")
 
@@ -484,3 +484,9 @@ def test_a_huge_answer_fails_the_deal_in_a_short_message(tmp_path: Path, answer:
     [record] = lines_of(proc.stdout)
     message = record["failed"]["message"]
     assert shown in message and "which is no card" in message and len(message) < 300, message
+
+
+@pytest.mark.parametrize(("status", "said"), [(0, "exit status 0"), (7, "exit status 7"),
+                                              (-9, "killed by SIGKILL"), (-40, "killed by signal 40")])
+def test_how_a_checked_module_ended_is_said_even_for_an_unnamed_signal(status: int, said: str) -> None:
+    assert _how_ended(status) == said

@@ -181,8 +181,17 @@ def _probe_plugin(name: str, target: str) -> None:
         return
     if answer.startswith("raised:"):
         raise _unknown(name, f"{_verb(target)} {quote(target)} {answer.replace(':', ' ', 1)}")
-    how = f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit status {status}"
-    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({how})")
+    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({_how_ended(status)})")
+
+
+def _how_ended(status: int) -> str:
+    """A child's end from its return code: ``exit status N``, ``killed by SIGKILL`` (``by signal N`` unnamed)."""
+    if status >= 0:
+        return f"exit status {status}"
+    try:
+        return f"killed by {signal.Signals(-status).name}"
+    except ValueError:  # a real-time signal has no name
+        return f"killed by signal {-status}"
 
 
 def _module_name(target: str) -> str:
