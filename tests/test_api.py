@@ -341,8 +341,9 @@ import sys, warnings
 warnings.simplefilter("error", DeprecationWarning)
 import skatdd
 lazy = ["skatdd.analysis.advise.api", "skatdd.analysis.analyse.api", "skatdd.analysis.odds.api", "skatdd.analysis.bid.api",
-        "skatdd.analysis.best.api", "skatdd.engine.nullouvert", "skatdd.play.match"]
+        "skatdd.analysis.best.api", "skatdd.engine.nullouvert", "skatdd.play.match", "skatdd.formats.readers"]
 assert not [m for m in lazy if m in sys.modules], [m for m in lazy if m in sys.modules]
+assert set(skatdd.__all__) <= set(dir(skatdd)), set(skatdd.__all__) - set(dir(skatdd))
 from skatdd import advise
 assert advise is sys.modules["skatdd.analysis.advise.api"].advise and skatdd.advise is advise
 assert skatdd.null_ouvert is sys.modules["skatdd.engine.nullouvert"].analyse

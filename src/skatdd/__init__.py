@@ -175,6 +175,11 @@ def _load_renderer(cls: type) -> object:
 _printable.set_loader(_load_renderer)
 
 
+def __dir__() -> list[str]:
+    """The package's names, the entry points not imported yet among them (PEP 562: tab completion sees them)."""
+    return sorted({*globals(), *_LAZY})
+
+
 def __getattr__(name: str) -> Any:
     """The entry points not imported yet (PEP 562): imported now and kept as the package attribute."""
     if name in _LAZY:
