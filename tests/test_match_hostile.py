@@ -24,6 +24,7 @@ import pytest
 
 from cli_runner import ROOT, default_ctrl_c, run_skatdd
 from skatdd.core.errors import SkatddError
+from skatdd.play import loading
 from skatdd.play.deals import generated_deal
 from skatdd.play.loading import _how_ended, load_player
 
@@ -490,3 +491,14 @@ def test_a_huge_answer_fails_the_deal_in_a_short_message(tmp_path: Path, answer:
                                               (-9, "killed by SIGKILL"), (-40, "killed by signal 40")])
 def test_how_a_checked_module_ended_is_said_even_for_an_unnamed_signal(status: int, said: str) -> None:
     assert _how_ended(status) == said
+
+
+def test_a_module_whose_import_does_not_end_is_an_unknown_player(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # It hung the check, and the referee's own import after it, for ever.
+    monkeypatch.setattr(loading, "IMPORT_SECONDS", 1.0)
+    name = plug_in(tmp_path, "never_imported_bot.py", "import time\n\ntime.sleep(60)\n")
+    started = time.monotonic()
+    with pytest.raises(SkatddError, match=r"loading '.*' (\(\d+ characters\) )?took over 1 s"):
+        load_player(name)
+    assert time.monotonic() - started < 30

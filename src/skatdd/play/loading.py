@@ -140,6 +140,11 @@ def _names_plugin(text: str) -> bool:
         return False
 
 
+#: How long a plug-in's module may take to import in the check (a machine-learning library takes seconds; an
+#: import that never ends would hang the referee's own import after it).
+IMPORT_SECONDS = 120.0
+
+
 def _probe_plugin(name: str, target: str) -> None:
     """Import *target* once in a short-lived child process; raise as :func:`_plugin` would if that ends the process.
 
@@ -157,7 +162,8 @@ def _probe_plugin(name: str, target: str) -> None:
     leave the child waiting for ever on a lock another thread held.  When the
     child has ended, or on Ctrl-C (anything raised) while waiting, its whole
     process group is killed: nothing the module started at import outlives
-    the check.
+    the check.  An import still running after :data:`IMPORT_SECONDS` makes
+    *name* an unknown player too.
     """
     if not sys.executable:  # an embedded interpreter that cannot start another: imported here alone, as before
         return
@@ -167,7 +173,9 @@ def _probe_plugin(name: str, target: str) -> None:
     assert proc.stdout is not None
     try:
         try:
-            status = proc.wait()
+            status = proc.wait(timeout=IMPORT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise _unknown(name, f"{_verb(target)} {quote(target)} took over {IMPORT_SECONDS:g} s") from None
         finally:
             with contextlib.suppress(OSError):
                 os.killpg(proc.pid, signal.SIGKILL)
