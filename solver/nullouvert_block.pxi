@@ -126,15 +126,6 @@ cdef inline void bs_key(const BS* b, uint64_t* k1, uint64_t* k2) noexcept nogil:
              | ((<uint64_t>((b.leader - b.decl + 3) % 3)) << 31) | ((<uint64_t>1) << 40))
 
 
-cdef inline int bs_winner_seat(const BS* b) noexcept nogil:
-    cdef int best = 0, i
-    cdef uint32_t sb = suit_bits(b.tcard[0] >> 3)
-    for i in range(1, 3):
-        if (sb >> b.tcard[i]) & 1 and b.tcard[i] > b.tcard[best]:
-            best = i
-    return (b.leader + best) % 3
-
-
 cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
     """The cards the player to move may play in some world of the block, one per class of equal ones, ordered.
 
@@ -154,22 +145,7 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
     oth = b.K[0] | b.K[1] | b.U
     live = b.D | oth | table
     if seat == b.decl:
-        cand = declarer_choices(b.D, b.tlen, led, win)
-        while cand:
-            c = bit_index(cand)
-            cand &= cand - 1
-            if is_redundant(b.D, live, c):
-                continue
-            if b.tlen == 0:
-                sc = 100 - __builtin_popcount(live & below(c))
-            elif (c >> 3) == ls:
-                sc = 1000 + c if c < win else -c
-            else:
-                sc = 8 * (__builtin_popcount(oth & below(c)) - __builtin_popcount(b.D & below(c))) + (c & 7)
-            j = insert_by_score(scores, out, n, sc, c)
-            shift_in(discard, n, j, 0)
-            n += 1
-        return n
+        return declarer_moves(b.D, oth, live, b.tlen, led, win, out, discard)
     p = (seat - b.decl + 2) % 3
     kp = b.K[p]
     if ls >= 0 and not (b.pooled & suit_bits(ls)) and (kp & suit_bits(ls)):
@@ -208,17 +184,7 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
                 c1 -= 1
         if ((b.U >> c) & 1 or disc) and not feasible(b.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, b.k):
             continue
-        if b.tlen == 0:
-            if b.D & suit_bits(c >> 3):
-                sc = 500 - 50 * __builtin_popcount(b.D & below(c)) - (c & 7)
-            else:
-                sc = 50 - (c & 7)
-        elif decl_played >= 0 and decl_played == win:
-            sc = 10000 if ((c >> 3) != ls or c < win) else -c
-        elif (c >> 3) == ls:
-            sc = -(c & 7)
-        else:
-            sc = c & 7
+        sc = defender_score(b.D, c, b.tlen, ls, win, decl_played)
         j = insert_by_score(scores, out, n, sc, c)
         shift_in(discard, n, j, disc)
         n += 1
@@ -288,7 +254,7 @@ cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
     b.tcard[b.tlen] = c
     b.tlen += 1
     if b.tlen == 3:
-        w = bs_winner_seat(b)
+        w = trick_winner(b.tcard, b.leader)
         if w == b.decl:
             res = 0
         else:

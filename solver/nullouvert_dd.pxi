@@ -297,14 +297,17 @@ cdef inline void prefetch_noted(DD* s) noexcept nogil:
     s.rec3 = (live >> 24) | ((d >> 24) << 8) | ((l >> 24) << 16)
 
 
-cdef inline int trick_winner_seat(const DD* s) noexcept nogil:
-    """Seat winning the three cards on the table: the highest card of the led suit."""
+cdef inline int trick_winner(const int* tcard, int leader) noexcept nogil:
+    """Seat winning the three cards *tcard* of a trick *leader* led: the highest card of the led suit.
+
+    Every null search plays tricks so (double dummy here, the honest search, a block's relaxed game).
+    """
     cdef int best = 0, i
-    cdef uint32_t sb = suit_bits(s.tcard[0] >> 3)
+    cdef uint32_t sb = suit_bits(tcard[0] >> 3)
     for i in range(1, 3):
-        if (sb >> s.tcard[i]) & 1 and s.tcard[i] > s.tcard[best]:
+        if (sb >> tcard[i]) & 1 and tcard[i] > tcard[best]:
             best = i
-    return (s.leader + best) % 3
+    return (leader + best) % 3
 
 
 cdef int dd_order(const DD* s, int seat, int* out) noexcept nogil:
@@ -476,7 +479,7 @@ cdef int dd_child(DD* s, int seat, int c) noexcept nogil:
     s.tcard[s.tlen] = c
     s.tlen += 1
     if s.tlen == 3:
-        w = trick_winner_seat(s)
+        w = trick_winner(s.tcard, s.leader)
         if w == s.decl:
             res = 1
         else:
@@ -498,7 +501,7 @@ cdef int dd_play(DD* s, int c) noexcept nogil:
     s.tlen += 1
     if s.tlen < 3:
         return -1
-    w = trick_winner_seat(s)
+    w = trick_winner(s.tcard, s.leader)
     s.leader = w
     s.tlen = 0
     return w

@@ -138,13 +138,52 @@ cdef inline void hs_key(const HS* h, uint64_t* k1, uint64_t* k2) noexcept nogil:
     k2[0] = (<uint64_t>h.cnt[0]) | ((<uint64_t>h.cnt[1]) << 4) | ((<uint64_t>h.k) << 8) | ((<uint64_t>((h.leader - h.decl + 3) % 3)) << 10)
 
 
-cdef inline int hs_winner_seat(const HS* h) noexcept nogil:
-    cdef int best = 0, i
-    cdef uint32_t sb = suit_bits(h.tcard[0] >> 3)
-    for i in range(1, 3):
-        if (sb >> h.tcard[i]) & 1 and h.tcard[i] > h.tcard[best]:
-            best = i
-    return (h.leader + best) % 3
+cdef inline int declarer_moves(uint32_t D, uint32_t others, uint32_t live, int tlen, int led, int win,
+                               int* out, int* discard) noexcept nogil:
+    """The declarer's cards to try in a search over worlds, one per class of equal ones, best first; their count.
+
+    *others*: every card the defenders may hold (seen or not), *live*: every
+    card still in play, the trick's included.  At the lead his lowest
+    cards under the fewest live ones come first; following, a card under the
+    trick's winner (highest first), else the lowest; throwing, the card with
+    most others below it.  *discard* is filled with 0 (he shows no void that counts).
+    """
+    cdef int scores[32]
+    cdef int c, sc, j, n = 0, ls = led >> 3 if led >= 0 else -1
+    cdef uint32_t cand = declarer_choices(D, tlen, led, win)
+    while cand:
+        c = bit_index(cand)
+        cand &= cand - 1
+        if is_redundant(D, live, c):
+            continue
+        if tlen == 0:
+            sc = 100 - __builtin_popcount(live & below(c))
+        elif (c >> 3) == ls:
+            sc = 1000 + c if c < win else -c
+        else:
+            sc = 8 * (__builtin_popcount(others & below(c)) - __builtin_popcount(D & below(c))) + (c & 7)
+        j = insert_by_score(scores, out, n, sc, c)
+        shift_in(discard, n, j, 0)
+        n += 1
+    return n
+
+
+cdef inline int defender_score(uint32_t D, int c, int tlen, int ls, int win, int decl_played) noexcept nogil:
+    """A defender's card *c*'s place in a search over worlds (higher first); *ls* the led suit, -1 at the lead.
+
+    At the lead: a suit of the declarer's under few of his cards, low first.
+    When the declarer's card is winning the trick: a throw or a card under
+    it.  Otherwise the lowest card of the led suit, or the highest throw.
+    """
+    if tlen == 0:
+        if D & suit_bits(c >> 3):
+            return 500 - 50 * __builtin_popcount(D & below(c)) - (c & 7)
+        return 50 - (c & 7)
+    if decl_played >= 0 and decl_played == win:
+        return 10000 if ((c >> 3) != ls or c < win) else -c
+    if (c >> 3) == ls:
+        return -(c & 7)
+    return c & 7
 
 
 cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
@@ -166,22 +205,7 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
         win = high_bit(ledbits)
     live = h.D | h.U | table
     if seat == h.decl:
-        cand = declarer_choices(h.D, h.tlen, led, win)
-        while cand:
-            c = bit_index(cand)
-            cand &= cand - 1
-            if is_redundant(h.D, live, c):
-                continue
-            if h.tlen == 0:
-                sc = 100 - __builtin_popcount(live & below(c))
-            elif (c >> 3) == ls:
-                sc = 1000 + c if c < win else -c
-            else:
-                sc = 8 * (__builtin_popcount(h.U & below(c)) - __builtin_popcount(h.D & below(c))) + (c & 7)
-            j = insert_by_score(scores, out, n, sc, c)
-            shift_in(discard, n, j, 0)
-            n += 1
-        return n
+        return declarer_moves(h.D, h.U, live, h.tlen, led, win, out, discard)
     p = defender_index(h, seat)
     cand = h.U
     while cand:
@@ -206,17 +230,7 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
         c1 = h.cnt[1] - (1 if p == 1 else 0)
         if not feasible(h.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, h.k):
             continue
-        if h.tlen == 0:
-            if h.D & suit_bits(c >> 3):
-                sc = 500 - 50 * __builtin_popcount(h.D & below(c)) - (c & 7)
-            else:
-                sc = 50 - (c & 7)
-        elif decl_played >= 0 and decl_played == win:
-            sc = 10000 if (disc or c < win) else -c
-        elif not disc:
-            sc = -(c & 7)
-        else:
-            sc = c & 7
+        sc = defender_score(h.D, c, h.tlen, ls, win, decl_played)  # (following, disc is a card off the led suit)
         j = insert_by_score(scores, out, n, sc, c)
         shift_in(discard, n, j, disc)
         n += 1
@@ -271,7 +285,7 @@ cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
     h.tcard[h.tlen] = c
     h.tlen += 1
     if h.tlen == 3:
-        w = hs_winner_seat(h)
+        w = trick_winner(h.tcard, h.leader)
         if w == h.decl:
             res = 0
         else:
