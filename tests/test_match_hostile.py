@@ -26,7 +26,8 @@ from cli_runner import ROOT, default_ctrl_c, run_skatdd
 from skatdd.core.errors import SkatddError
 from skatdd.play import loading
 from skatdd.play.deals import generated_deal
-from skatdd.play.loading import _how_ended, load_player
+from skatdd.play.loading import load_player
+from skatdd.runner.workers import process_end
 
 TT = ("--tt-mb", "16")
 
@@ -489,8 +490,31 @@ def test_a_huge_answer_fails_the_deal_in_a_short_message(tmp_path: Path, answer:
 
 @pytest.mark.parametrize(("status", "said"), [(0, "exit status 0"), (7, "exit status 7"),
                                               (-9, "killed by SIGKILL"), (-40, "killed by signal 40")])
-def test_how_a_checked_module_ended_is_said_even_for_an_unnamed_signal(status: int, said: str) -> None:
-    assert _how_ended(status) == said
+def test_how_a_process_ended_is_said_even_for_an_unnamed_signal(status: int, said: str) -> None:
+    assert process_end(status) == said
+
+
+def test_a_plug_in_killed_by_a_real_time_signal_fails_its_deal_as_the_plug_ins(tmp_path: Path) -> None:
+    # The host's end was named through signal.Signals, which has no name for SIGRTMIN + 5: the deal was an
+    # internal error ("39 is not a valid Signals") instead of the player's failure.
+    name = plug_in(tmp_path, "real_time_bot.py", """
+        import os
+        import signal
+
+
+        class KillsItself:
+            def play(self, state):
+                os.kill(os.getpid(), signal.SIGRTMIN + 5)
+
+
+        def make(seat, seed):
+            return KillsItself()
+    """)
+    proc = run_skatdd("match", "heuristic", name, "--deals", "1", "--jobs", "1", *TT, timeout=120)
+    records = lines_of(proc.stdout)
+    assert proc.returncode == 1 and len(records) == 1, proc.stderr
+    assert records[0]["failed"]["player"] == "B", records
+    assert records[0]["failed"]["message"].endswith(f"its process was killed by signal {signal.SIGRTMIN + 5}")
 
 
 def test_a_module_whose_import_does_not_end_is_an_unknown_player(tmp_path: Path,

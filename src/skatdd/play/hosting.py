@@ -41,7 +41,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from skatdd.runner.workers import init_worker
+from skatdd.runner.workers import init_worker, process_end
 
 from .full.actions import Declare, Discard, Hold, Pass, PickUp, Play, PlayHand, Say
 from .players import PlayerFactory
@@ -222,9 +222,8 @@ class PlayerHost:
             return "its process ended"
         _kill_group(pid)  # it may still run, having closed its socket; a dead one keeps its status
         _, status = os.waitpid(pid, 0)
-        if os.WIFSIGNALED(status):
-            return f"its process was killed by {signal.Signals(os.WTERMSIG(status)).name}"
-        return f"its process ended with exit status {os.waitstatus_to_exitcode(status)}"
+        code = os.waitstatus_to_exitcode(status)
+        return f"its process {'was' if code < 0 else 'ended with'} {process_end(code)}"
 
     def close(self) -> None:
         """Kill the host if it runs and reap it; the next question starts a new one."""

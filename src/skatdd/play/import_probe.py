@@ -1,8 +1,8 @@
 """The child process of a plug-in's import check (:func:`skatdd.play.loading._probe_plugin`), run as a script.
 
-``python import_probe.py PATHS TARGET MODULE_NAME``: with *PATHS* (JSON) as
-its import path, import *TARGET* (a ``.py`` file, as *MODULE_NAME*, or a
-dotted module) as the referee will, with what the module prints sent to the
+``python import_probe.py PATHS TARGET PARENT_PID``: with *PATHS* (JSON) as
+its import path, import *TARGET* (a ``.py`` file or a dotted module) as the
+referee will (:func:`import_target`), with what the module prints sent to the
 standard error, and write one answer to the standard output: ``ok``, or
 ``raised:TYPE: MESSAGE``.  A module that ends the process first leaves no
 answer, which is the point: the referee then knows.
@@ -21,6 +21,7 @@ import json
 import os
 import signal
 import sys
+from types import ModuleType
 
 #: The longest answer written (a message of a few hundred bytes is the rule).
 ANSWER_BYTES = 4096
@@ -42,30 +43,52 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _import(target: str, module_name: str) -> None:
-    """Run *target*'s code as :func:`skatdd.play.loading._import_module` does."""
+class CannotLoad(ImportError):
+    """A ``.py`` file the import system has no loader for."""
+
+
+def module_name(target: str) -> str:
+    """The name a plug-in file (``....py``) is loaded under: ``skatdd_plugin_`` and its base name."""
+    return "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
+
+
+def import_target(target: str) -> ModuleType:
+    """Run a plug-in's module: a ``.py`` file as :func:`module_name`, or a dotted module.
+
+    The one way both the check and the referee (:mod:`skatdd.play.loading`)
+    bring a plug-in in.  A file's module is kept in ``sys.modules`` (so that
+    pickling its objects finds it) and taken out again when its code raises;
+    raises :class:`CannotLoad` for a file without a loader.  A dotted module
+    is looked for on ``sys.path`` and then in the working folder, as ``python
+    -m`` would, but behind every installed module.
+    """
     if target.endswith(".py"):
-        spec = importlib.util.spec_from_file_location(module_name, target)
+        name = module_name(target)
+        spec = importlib.util.spec_from_file_location(name, target)
         if spec is None or spec.loader is None:
-            raise ImportError(f"cannot load {target!r}")
+            raise CannotLoad(f"cannot load {target!r}")
         module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-        return
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except (Exception, SystemExit):
+            del sys.modules[name]
+            raise
+        return module
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
-    importlib.import_module(target)
+    return importlib.import_module(target)
 
 
 def main(argv: list[str]) -> None:
-    """Answer for ``PATHS TARGET MODULE_NAME PARENT_PID`` (module docstring); never returns."""
-    paths, target, module_name, parent = argv
+    """Answer for ``PATHS TARGET PARENT_PID`` (module docstring); never returns."""
+    paths, target, parent = argv
     _end_with_parent(int(parent))
     sys.path[:] = json.loads(paths)
     answer_fd = os.dup(1)
     os.dup2(2, 1)
     try:
-        _import(target, module_name)
+        import_target(target)
         answer = "ok"
     except BaseException as exc:  # the module's own KeyboardInterrupt and SystemExit too
         answer = f"raised:{type(exc).__name__}: {exc}"

@@ -22,10 +22,11 @@ from collections.abc import Iterator
 
 from skatdd.core.errors import SkatddError, quote
 from skatdd.formats.json_text import json_text
+from skatdd.runner.workers import process_end
 
 from .advanced import advanced_player
 from .heuristic import HeuristicPlayer
-from .import_probe import ANSWER_BYTES, SCRIPT
+from .import_probe import ANSWER_BYTES, SCRIPT, CannotLoad, import_target
 from .players import DEFAULT_PIMC_WORLDS, DDPlayer, PimcPlayer, PlayerFactory, PlayerSpec, RandomPlayer
 
 __all__ = ["BUILT_IN", "load_player"]
@@ -89,22 +90,14 @@ def _import_module(target: str, name: str) -> object:
     if target.endswith(".py"):
         if not os.path.isfile(target):
             raise _unknown(name, f"no file {quote(target)}")
-        module_name = _module_name(target)
-        spec = importlib.util.spec_from_file_location(module_name, target)
-        if spec is None or spec.loader is None:
-            raise _unknown(name, f"cannot load {quote(target)}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module  # so that pickling the module's objects finds it
         try:
-            spec.loader.exec_module(module)
+            return import_target(target)
+        except CannotLoad:
+            raise _unknown(name, f"cannot load {quote(target)}") from None
         except (Exception, SystemExit) as exc:
-            del sys.modules[module_name]
             raise _unknown(name, f"loading {quote(target)} raised {type(exc).__name__}: {exc}") from None
-        return module
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())  # as `python -m` would, but behind every installed module
     try:
-        return importlib.import_module(target)
+        return import_target(target)
     except ImportError as exc:
         raise _unknown(name, f"cannot import {quote(target)} ({exc})") from None
     except (Exception, SystemExit) as exc:
@@ -167,8 +160,7 @@ def _probe_plugin(name: str, target: str) -> None:
     """
     if not sys.executable:  # an embedded interpreter that cannot start another: imported here alone, as before
         return
-    proc = subprocess.Popen([sys.executable, SCRIPT, json_text(sys.path, compact=True), target,
-                             _module_name(target), str(os.getpid())],
+    proc = subprocess.Popen([sys.executable, SCRIPT, json_text(sys.path, compact=True), target, str(os.getpid())],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
     assert proc.stdout is not None
     try:
@@ -189,22 +181,7 @@ def _probe_plugin(name: str, target: str) -> None:
         return
     if answer.startswith("raised:"):
         raise _unknown(name, f"{_verb(target)} {quote(target)} {answer.replace(':', ' ', 1)}")
-    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({_how_ended(status)})")
-
-
-def _how_ended(status: int) -> str:
-    """A child's end from its return code: ``exit status N``, ``killed by SIGKILL`` (``by signal N`` unnamed)."""
-    if status >= 0:
-        return f"exit status {status}"
-    try:
-        return f"killed by {signal.Signals(-status).name}"
-    except ValueError:  # a real-time signal has no name
-        return f"killed by signal {-status}"
-
-
-def _module_name(target: str) -> str:
-    """The name a plug-in file (``....py``) is loaded under: ``skatdd_plugin_`` and its base name."""
-    return "skatdd_plugin_" + os.path.splitext(os.path.basename(target))[0].replace("-", "_")
+    raise _unknown(name, f"{_verb(target)} {quote(target)} ended its process ({process_end(status)})")
 
 
 def _verb(target: str) -> str:

@@ -29,7 +29,7 @@ from skatdd.engine.threads import usable_cores
 
 from .memory import available_mib
 
-__all__ = ["cap_workers", "init_worker"]
+__all__ = ["cap_workers", "init_worker", "process_end"]
 
 #: ``prctl`` option: the signal the kernel sends this process when its parent ends (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
@@ -101,3 +101,14 @@ def init_worker(parent: int) -> None:
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
     _die_with_parent(parent)
+
+
+def process_end(returncode: int) -> str:
+    """How a child process ended, from its return code (negative: the signal): ``exit status 3``, ``killed by
+    SIGKILL``, ``killed by signal 39`` (a real-time signal has no name)."""
+    if returncode >= 0:
+        return f"exit status {returncode}"
+    try:
+        return f"killed by {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"killed by signal {-returncode}"
