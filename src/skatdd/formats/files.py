@@ -26,8 +26,8 @@ from skatdd.core.errors import DealFormatError, quote
 from .json_object import load_json
 
 __all__ = [
-    "MAX_INPUT_CHARS", "MAX_LINE_BYTES", "Games", "bounded_lines", "game_lines", "line_too_long", "looks_like_path",
-    "missing_file", "open_games", "read_source", "record_id", "strip_comments", "too_long_error",
+    "MAX_INPUT_CHARS", "MAX_LINE_BYTES", "Games", "bounded_lines", "count_games", "game_lines", "line_too_long",
+    "looks_like_path", "missing_file", "open_games", "read_source", "record_id", "strip_comments", "too_long_error",
 ]
 
 
@@ -146,6 +146,12 @@ def game_lines(raws: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
             yield number, raw
 
 
+def count_games(path: str) -> int:
+    """How many lines of the file at *path* :func:`game_lines` gives (a progress bar's total), read line by line."""
+    with open(path, "rb") as fh:
+        return sum(1 for _ in game_lines(bounded_lines(fh)))
+
+
 def record_id(text: str) -> object:
     """The ``id`` of one record line (ISS ``ID[...]`` or a JSON object's ``id``) before it is parsed; never raises."""
     try:
@@ -220,10 +226,7 @@ def open_games(arg: str, what: str = "GAME") -> Iterator[Games]:
                 raise DealFormatError(f"{path or 'stdin'}: not UTF-8 text: {exc}") from None
             yield Games(text, None, None, path)
             return
-        total = None
-        if path is not None:
-            with open(path, "rb") as fh:
-                total = sum(1 for _ in game_lines(bounded_lines(fh)))
+        total = count_games(path) if path is not None else None
         yield Games(None, game_lines(chain(head, lines)), total, path)
     finally:
         if path is not None:

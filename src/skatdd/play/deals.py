@@ -49,7 +49,7 @@ from skatdd.core.errors import DealFormatError, quote
 from skatdd.core.position import Position
 from skatdd.core.rules import Game
 from skatdd.core.scoring import Declaration
-from skatdd.formats.files import bounded_lines, game_lines
+from skatdd.formats.files import bounded_lines, count_games, game_lines
 from skatdd.formats.json_text import json_text
 from skatdd.formats.readers import DealInput, parse_input
 from skatdd.runner.game_lines import game_line_id
@@ -230,8 +230,7 @@ def deal_items(deals: int | str | Iterable[Any], seed: int, *, generated: Callab
                 lambda raw: generated_id(seed, int(line_text(raw))))
     if isinstance(deals, str):
         path = deals
-        with open(path, "rb") as fh:
-            total = sum(1 for _ in game_lines(bounded_lines(fh)))
+        total = count_games(path)
 
         def lines_of_file() -> Iterator[tuple[int, bytes | str]]:
             with open(path, "rb") as fh:
