@@ -11,6 +11,8 @@ import json
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -71,6 +73,24 @@ def command_imports(*args: str) -> tuple[str, set[str]]:
     assert run.returncode == 0, run.stderr
     *shown, loaded = run.stdout.rstrip("\n").split("\n")
     return "\n".join(shown), set(json.loads(loaded))
+
+
+def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    """Poll *check* every 0.05 s for at most *seconds*; fail the test naming *what* otherwise."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """True while *pid* runs (a zombie is not running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def default_ctrl_c() -> None:

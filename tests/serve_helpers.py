@@ -18,13 +18,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from cli_runner import ROOT, default_ctrl_c
+from cli_runner import ROOT, alive, default_ctrl_c, wait_until
 
 #: Seconds a server may take to start its workers and say it is ready.
 READY_SECONDS = 60
@@ -63,15 +62,6 @@ def descendants(pid: int) -> list[int]:
         found += kids
         frontier += kids
     return found
-
-
-def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    """Poll *check* every 0.05 s for at most *seconds*; fail the test naming *what* otherwise."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
-        time.sleep(0.05)
 
 
 class Server:
@@ -169,10 +159,3 @@ def running_server(*args: str) -> Iterator[Server]:
         stderr.close()
 
 
-def alive(pid: int) -> bool:
-    """True while *pid* runs (a zombie is not running)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False

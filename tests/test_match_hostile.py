@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from cli_runner import ROOT, default_ctrl_c, run_skatdd
+from cli_runner import ROOT, alive, default_ctrl_c, run_skatdd, wait_until
 from skatdd.core.errors import SkatddError
 from skatdd.play import loading
 from skatdd.play.deals import generated_deal
@@ -359,20 +359,8 @@ def test_the_import_check_ends_what_the_module_starts_and_does_not_wait_for_it(t
     load_player(name)
     assert time.monotonic() - started < 30
     checked, own = (int(line) for line in pids.read_text().split())
-    deadline = time.monotonic() + 10
-    while _alive(checked) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(checked)
+    wait_until(lambda: not alive(checked), 10, "the sleeper the check's import started gone")
     os.kill(own, signal.SIGKILL)  # this process's own import started it: ours to end
-
-
-def _alive(pid: int) -> bool:
-    """Whether *pid* is a process that has not ended (a zombie has: it is waiting for its parent)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 # --------------------------------------------------------------------------- what a plug-in starts ends with its deal
