@@ -123,39 +123,112 @@ cdef inline uint32_t declarer_choices(uint32_t hand, int tlen, int led, int win)
     return out
 
 
-cdef inline int quick_loss(const DD* s) noexcept nogil:
-    """Static loss at a trick boundary with a defender on lead.
+cdef inline int suit_loss(uint32_t ds, uint32_t ps, uint32_t qs) noexcept nogil:
+    """Static loss in one suit at a trick boundary: the declarer's cards *ds* of it, the leader's *ps*, his partner's *qs*.
 
-    The leader holds a card x of a suit below the declarer's lowest card m
+    The leader holds a card x of the suit below the declarer's lowest card m
     of it, and the partner is void in the suit or also holds a card below m:
     lead x; whether the partner plays before or after the declarer, he
     plays his card below m (or discards), and the declarer, whose every
     card of the suit is at least m, takes the trick.
-    Or the partner is void in a suit in which the leader holds at least as
-    many cards as the declarer, the declarer's top card above all of them.
+    Or the partner is void in the suit and the leader holds at least as
+    many cards of it as the declarer, the declarer's top card above all of
+    them.
     """
-    cdef int p = s.leader, q = 3 - s.leader - s.decl, su, m
-    cdef uint32_t ds, ps, qs, sb
+    cdef int m
+    if ds == 0 or ps == 0:
+        return 0
+    if qs == 0 and __builtin_popcount(ps) >= __builtin_popcount(ds) and high_bit(ds) > high_bit(ps):
+        # the leader leads the suit as often as the declarer holds it, and the declarer's top card wins one
+        return 1
+    m = bit_index(ds)
+    if bit_index(ps) > m:
+        return 0
+    if qs != 0 and bit_index(qs) > m:
+        return 0
+    return 1
+
+
+cdef inline int loses_on_lead(uint32_t d, uint32_t p, uint32_t q) noexcept nogil:
+    """Static loss at a trick boundary (suit_loss() in some suit): the declarer holds *d*, the leader *p*, his partner *q*."""
+    cdef int su
+    cdef uint32_t sb
     for su in range(4):
         sb = suit_bits(su)
-        ds = s.hand[s.decl] & sb
-        if ds == 0:
-            continue
-        m = bit_index(ds)
-        ps = s.hand[p] & sb
-        if ps == 0:
-            continue
-        qs = s.hand[q] & sb
-        if qs == 0 and __builtin_popcount(ps) >= __builtin_popcount(ds) and high_bit(ds) > high_bit(ps):
-            # the partner is void: the leader leads the suit as often as the
-            # declarer holds it, and the declarer's top card wins one of them
+        if suit_loss(d & sb, p & sb, q & sb):
             return 1
-        if bit_index(ps) > m:
-            continue
-        if qs != 0 and bit_index(qs) > m:
-            continue
-        return 1
     return 0
+
+
+cdef inline int quick_loss(const DD* s) noexcept nogil:
+    """loses_on_lead() at a trick boundary with a defender on lead."""
+    return loses_on_lead(s.hand[s.decl], s.hand[s.leader], s.hand[3 - s.leader - s.decl])
+
+
+cdef inline int loss_suits(uint32_t d, uint32_t p, uint32_t q) noexcept nogil:
+    """The suits (bit su) in which suit_loss() holds with *p* on lead: declarer *d*, partner *q*."""
+    cdef int su, out = 0
+    cdef uint32_t sb
+    for su in range(4):
+        sb = suit_bits(su)
+        out |= suit_loss(d & sb, p & sb, q & sb) << su
+    return out
+
+
+cdef inline int wins_into_loss(uint32_t ds2, uint32_t ps, uint32_t qs, int c, int elsewhere) noexcept nogil:
+    """Defender p (cards *ps* of the led suit) can win the first trick over the lead *c* and his partner's card
+    (*qs*: the partner's cards of the suit) and then lead into a static loss: in a suit of *elsewhere* (not
+    the led one, untouched by the trick), or in the led suit after the trick (the declarer's cards of it
+    left: *ds2*), tried with p's highest and lowest cards above c against the partner's lowest card of the
+    suit and his highest one below p's (a discard when void, see lead_refuted)."""
+    cdef uint32_t win = ps & above(c), under, pc
+    cdef int i, j, pcard
+    if win == 0 or (qs != 0 and bit_index(qs) > high_bit(win)):
+        return 0        # p cannot win the trick
+    if elsewhere:
+        return 1
+    for i in range(2):
+        pcard = high_bit(win) if i == 0 else bit_index(win)
+        pc = (<uint32_t>1) << pcard
+        if qs == 0:
+            if suit_loss(ds2, ps & ~pc, 0):
+                return 1
+            continue
+        under = qs & below(pcard)
+        if under == 0:
+            continue
+        for j in range(2):
+            if suit_loss(ds2, ps & ~pc, qs & ~((<uint32_t>1) << (bit_index(under) if j == 0 else high_bit(under)))):
+                return 1
+    return 0
+
+
+cdef inline int lead_refuted(uint32_t d, uint32_t l, uint32_t r, int c, int loss_l, int loss_r) noexcept nogil:
+    """Static loss of the declarer's lead *c* to the first trick (he holds *d*; *l* plays second, *r* third).
+
+    Either both defenders can stay under c (a lower card of its suit, or a
+    discard when void): he takes the trick.  Or one of them wins it and then
+    leads into a static loss (wins_into_loss(); *loss_l*, *loss_r*: the
+    suits loss_suits() finds with l, r on lead before the trick).  A
+    discarder's card is left in his hand for that test: the loss it finds
+    rests on at most one of his cards (his lowest of a suit) or on a void,
+    so with two or more cards he can discard another.
+    """
+    cdef int su = c >> 3, others = ~(1 << (c >> 3))
+    cdef uint32_t sb = suit_bits(su), ls = l & sb, rs = r & sb, ds2 = d & sb & ~((<uint32_t>1) << c)
+    if (ls == 0 or bit_index(ls) < c) and (rs == 0 or bit_index(rs) < c):
+        return 1
+    return wins_into_loss(ds2, ls, rs, c, loss_l & others) or wins_into_loss(ds2, rs, ls, c, loss_r & others)
+
+
+cdef int first_lead_refuted(const DD* s, int c, int* loss) noexcept nogil:
+    """lead_refuted() for the declarer's first lead *c*; *loss*: the two defenders' loss_suits(), filled at the
+    first call of a node (loss[0] < 0 until then).  Out of line: the root-only test stays out of dd_lose()."""
+    cdef uint32_t d = s.hand[s.decl], l = s.hand[(s.decl + 1) % 3], r = s.hand[(s.decl + 2) % 3]
+    if loss[0] < 0:
+        loss[0] = loss_suits(d, l, r)
+        loss[1] = loss_suits(d, r, l)
+    return lead_refuted(d, l, r, c, loss[0], loss[1])
 
 
 cdef inline int lead_holds(uint32_t d, uint32_t l, uint32_t r, uint32_t leads) noexcept nogil:
@@ -394,7 +467,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
     table (header).  With the declarer on lead (only ever the first trick:
     a trick he wins ends the search) he leads only cards of ``s.lead_mask``;
     when that is not every card, the answer is not the position's value, so
-    the table is neither probed nor stored there.  At a class's root
+    the table is neither probed nor stored there.  His leads the static
+    tests refute (first_lead_refuted()) are not searched.  At a class's root
     (``s.at_root``, set by the count of worlds) the move that settled the
     last root is tried first: the classes of a count come in order of their
     patterns, and the lead that won (or beat) one mostly does the next
@@ -405,7 +479,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
     cdef int moves[MAXM]
     cdef int n, i, res, c, restricted = 0, root = s.at_root
     cdef uint64_t key = 0, h
-    cdef int found, ordered = 0, loss_test = 0
+    cdef int found, ordered = 0, loss_test = 0, decl_leads = 0
+    cdef int loss[2]
     s.at_root = 0
     s.nodes += 1
     if s.tlen == 2:
@@ -424,10 +499,13 @@ cdef int dd_lose(DD* s) noexcept nogil:
             loss_test = 1
         elif lead_holds(s.hand[s.decl], s.hand[(s.decl + 1) % 3], s.hand[(s.decl + 2) % 3], s.lead_mask):
             return 0
-        elif s.lead_mask != ALL_CARDS:
-            restricted = 1
         else:
-            dd_key(s, &key)
+            decl_leads = 1
+            loss[0] = -1
+            if s.lead_mask != ALL_CARDS:
+                restricted = 1
+            else:
+                dd_key(s, &key)
         if not restricted:
             # The shared bucket is a memory load (perf: the largest single
             # cost of the search; 250-300 ns on the 2-core machine), so it is
@@ -459,8 +537,8 @@ cdef int dd_lose(DD* s) noexcept nogil:
     res = 1 if seat == s.decl else 0
     for i in range(n):
         c = moves[i]
-        if restricted and not (s.lead_mask >> c) & 1:
-            continue
+        if decl_leads and (not (s.lead_mask >> c) & 1 or first_lead_refuted(s, c, loss)):
+            continue        # a lead outside lead_mask, or one the static tests refute
         if dd_child(s, seat, c) != res:
             res = 1 - res
             if root:

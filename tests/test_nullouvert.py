@@ -165,6 +165,31 @@ def test_world_count_matches_engine_on_sampled_worlds(analyser: NullOuvertAnalys
         assert analyser.dd_lose(first, seat)
 
 
+def null_shaped_deal(rng: random.Random) -> list[int]:
+    """Three ten-card hands, the first biased to low cards (a null declarer's), the rest dealt at random."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    deck.sort(key=lambda c: (c & 7) + rng.random() * 9)
+    first = deck[:10]
+    rest = deck[10:]
+    rng.shuffle(rest)
+    return [mask_of(first), mask_of(rest[:10]), mask_of(rest[10:20])]
+
+
+def test_forehand_leads_against_engine_on_random_deals(analyser: NullOuvertAnalyser) -> None:
+    """The declarer leading the first trick: the static refutation of a lead (``lead_refuted``) never
+    calls a world lost that the general engine wins, nor misses one, on random null-shaped deals."""
+    rng = random.Random(33)
+    solver = Solver(16)
+    outcomes = set()
+    for _ in range(400):
+        hands = null_shaped_deal(rng)
+        mine = analyser.dd_lose(World((hands[0], hands[1], hands[2]), 0), 0)
+        assert mine == (not solver.declarer_wins(Position(Game.NULL, 0, list(hands)))), hands
+        outcomes.add(mine)
+    assert outcomes == {True, False}
+
+
 # -- reduced games against brute force ------------------------------------------
 
 def reduced_cases(n: int, count: int, seed: int) -> list[tuple[int, int, int, int]]:
