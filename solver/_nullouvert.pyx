@@ -308,6 +308,24 @@ cdef class NullSolver:
             r = dd_lose(&self.dd)
         return bool(r)
 
+    def refuted_leads(self, hands, int decl):
+        """The declarer's first leads (a card mask) that the static tests refute without a search, him on lead.
+
+        *hands*: three card masks by seat, the declarer's on lead.  Each such
+        lead loses: the search skips them (first_lead_refuted()).
+        """
+        cdef uint32_t out = 0, held
+        cdef int loss[2]
+        cdef int c
+        self._set_dd(hands, decl, decl, ())
+        loss[0] = -1
+        held = self.dd.hand[decl]
+        with nogil:
+            for c in range(32):
+                if (held >> c) & 1 and first_lead_refuted(&self.dd, c, loss):
+                    out |= (<uint32_t>1) << c
+        return out
+
     def dd_line(self, hands, int decl, int leader=0, trick=()):
         """A line that beats the declarer in a lost position, ending with the trick he takes ([] if won)."""
         cdef int out[32]

@@ -67,28 +67,13 @@ cdef inline int bs_safe_or_holds(const BS* b) noexcept nogil:
 
 
 cdef inline int bs_quick_loss(const BS* b) noexcept nogil:
-    """quick_loss() on the fixed suits (their hands known) with a defender on lead: some world of the block is lost."""
-    cdef int p = (b.leader - b.decl + 2) % 3, su, m
-    cdef uint32_t ds, ps, qs, sb
+    """suit_loss() in a fixed suit (its hands known) with a defender on lead: some world of the block is lost."""
+    cdef int p = (b.leader - b.decl + 2) % 3, su
+    cdef uint32_t sb
     for su in range(4):
         sb = suit_bits(su)
-        if b.pooled & sb:
-            continue
-        ds = b.D & sb
-        if ds == 0:
-            continue
-        m = bit_index(ds)
-        ps = b.K[p] & sb
-        if ps == 0:
-            continue
-        qs = b.K[1 - p] & sb
-        if qs == 0 and __builtin_popcount(ps) >= __builtin_popcount(ds) and high_bit(ds) > high_bit(ps):
+        if not (b.pooled & sb) and suit_loss(b.D & sb, b.K[p] & sb, b.K[1 - p] & sb):
             return 1
-        if bit_index(ps) > m:
-            continue
-        if qs != 0 and bit_index(qs) > m:
-            continue
-        return 1
     return 0
 
 
