@@ -176,10 +176,25 @@ def null_shaped_deal(rng: random.Random) -> list[int]:
     return [mask_of(first), mask_of(rest[:10]), mask_of(rest[10:20])]
 
 
+def refuted_leads_lose(analyser: NullOuvertAnalyser, solver: Solver, hands: list[int]) -> tuple[int, int]:
+    """``(refuted, kept)``: how many of the forehand declarer's first leads ``refuted_leads`` lists and how many
+    it does not; asserts that each listed lead loses by the general engine after it."""
+    mask = analyser.solver.refuted_leads(hands, 0)
+    refuted = kept = 0
+    for card in cards_of(hands[0]):
+        if not mask >> card & 1:
+            kept += 1
+            continue
+        refuted += 1
+        after = Position(Game.NULL, 0, list(hands))
+        after.play(card)
+        assert not solver.declarer_wins(after), (hands, card)
+    return refuted, kept
+
+
 def test_forehand_leads_against_engine_on_random_deals(analyser: NullOuvertAnalyser) -> None:
     """The declarer leading the first trick, on random null-shaped deals: the world's answer agrees with the
-    general engine's, and every lead the static tests refute without a search (``refuted_leads``) loses,
-    by the general engine after that lead."""
+    general engine's, and every lead the static tests refute without a search (``refuted_leads``) loses."""
     rng = random.Random(33)
     solver = Solver(16)
     outcomes = set()
@@ -189,15 +204,8 @@ def test_forehand_leads_against_engine_on_random_deals(analyser: NullOuvertAnaly
         mine = analyser.dd_lose(World((hands[0], hands[1], hands[2]), 0), 0)
         assert mine == (not solver.declarer_wins(Position(Game.NULL, 0, list(hands)))), hands
         outcomes.add(mine)
-        mask = analyser.solver.refuted_leads(hands, 0)
-        for card in cards_of(hands[0]):
-            if not mask >> card & 1:
-                kept += 1
-                continue
-            refuted += 1
-            after = Position(Game.NULL, 0, list(hands))
-            after.play(card)
-            assert not solver.declarer_wins(after), (hands, card)
+        r, k = refuted_leads_lose(analyser, solver, hands)
+        refuted, kept = refuted + r, kept + k
     assert outcomes == {True, False}
     assert refuted > 500 and kept > 500      # the test sees both kinds of lead
 
@@ -225,16 +233,8 @@ def test_refuted_leads_lose_on_small_deals(analyser: NullOuvertAnalyser) -> None
     solver = Solver(16)
     refuted = kept = 0
     for _ in range(3000):
-        hands = small_deal(rng)
-        mask = analyser.solver.refuted_leads(hands, 0)
-        for card in cards_of(hands[0]):
-            if not mask >> card & 1:
-                kept += 1
-                continue
-            refuted += 1
-            after = Position(Game.NULL, 0, list(hands))
-            after.play(card)
-            assert not solver.declarer_wins(after), (hands, card)
+        r, k = refuted_leads_lose(analyser, solver, small_deal(rng))
+        refuted, kept = refuted + r, kept + k
     assert refuted > 1000 and kept > 1000
 
 
