@@ -221,7 +221,7 @@ cdef int bs_win(BS* b) noexcept nogil:
 
 cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
     """bs_win() after *seat* plays *c* (*disc*: a defender's card showing a void in the led pooled suit); state restored."""
-    cdef int res, w, p = -1, saved_vo = 0, pool_card = 0
+    cdef int res, added, p = -1, saved_vo = 0, pool_card = 0
     cdef ClosedTrick saved
     if seat == b.decl:
         b.D &= ~((<uint32_t>1) << c)
@@ -236,19 +236,9 @@ cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
             b.K[p] &= ~((<uint32_t>1) << c)
         if disc:
             b.vo[p] |= 1 << (b.tcard[0] >> 3)
-    b.tcard[b.tlen] = c
-    b.tlen += 1
-    if b.tlen == 3:
-        w = trick_winner(b.tcard, b.leader)
-        if w == b.decl:
-            res = 0
-        else:
-            close_trick(&b.leader, &b.tlen, b.tcard, w, &saved)
-            res = bs_win(b)
-            reopen_trick(&b.leader, &b.tlen, b.tcard, &saved)
-    else:
-        res = bs_win(b)
-    b.tlen -= 1
+    added = add_to_trick(b.tcard, &b.tlen, &b.leader, b.decl, c, &saved)
+    res = 0 if added < 0 else bs_win(b)
+    take_from_trick(b.tcard, &b.tlen, &b.leader, added, &saved)
     if seat == b.decl:
         b.D |= (<uint32_t>1) << c
     elif p >= 0:

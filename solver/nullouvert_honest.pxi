@@ -271,7 +271,7 @@ cdef int hs_win(HS* h) noexcept nogil:
 
 cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
     """hs_win() after *seat* plays *c* (*disc*: a defender's card showing a void); state restored."""
-    cdef int res, w, p = -1, saved_vo = 0
+    cdef int res, added, p = -1, saved_vo = 0
     cdef ClosedTrick saved
     if seat == h.decl:
         h.D &= ~((<uint32_t>1) << c)
@@ -282,19 +282,9 @@ cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
         saved_vo = h.vo[p]
         if disc:
             h.vo[p] |= 1 << (h.tcard[0] >> 3)
-    h.tcard[h.tlen] = c
-    h.tlen += 1
-    if h.tlen == 3:
-        w = trick_winner(h.tcard, h.leader)
-        if w == h.decl:
-            res = 0
-        else:
-            close_trick(&h.leader, &h.tlen, h.tcard, w, &saved)
-            res = hs_win(h)
-            reopen_trick(&h.leader, &h.tlen, h.tcard, &saved)
-    else:
-        res = hs_win(h)
-    h.tlen -= 1
+    added = add_to_trick(h.tcard, &h.tlen, &h.leader, h.decl, c, &saved)
+    res = 0 if added < 0 else hs_win(h)
+    take_from_trick(h.tcard, &h.tlen, &h.leader, added, &saved)
     if seat == h.decl:
         h.D |= (<uint32_t>1) << c
     else:
