@@ -120,7 +120,7 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
     cdef int ls = led >> 3 if led >= 0 else -1
     cdef int scores[32]
     cdef uint32_t table = 0, live, cand, oth, kp
-    cdef int win = -1, decl_played = -1, vo0, vo1, c0, c1, disc, may_void = 0
+    cdef int win = -1, decl_played = -1, disc, may_void = 0
     for i in range(b.tlen):
         table |= (<uint32_t>1) << b.tcard[i]
         if (b.leader + i) % 3 == b.decl:
@@ -144,30 +144,12 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
         c = bit_index(cand)
         cand &= cand - 1
         if (b.U >> c) & 1:
-            if (b.vo[p] >> (c >> 3)) & 1:
-                continue
-            # two unseen cards next to each other play alike only if they cannot meet in this trick: the
-            # partner, who might hold the other, must not play after this card
-            if is_redundant(b.U, live, c) and (b.tlen == 2 or (b.tlen == 1 and (seat + 1) % 3 == b.decl)):
+            if (b.vo[p] >> (c >> 3)) & 1 or unseen_alike(b.U, live, c, b.tlen, seat, b.decl):
                 continue
         elif is_redundant(kp, live, c):
             continue
         disc = 1 if (may_void and (c >> 3) != ls) else 0
-        vo0 = b.vo[0]
-        vo1 = b.vo[1]
-        if disc:
-            if p == 0:
-                vo0 |= 1 << ls
-            else:
-                vo1 |= 1 << ls
-        c0 = b.cnt[0]
-        c1 = b.cnt[1]
-        if (b.U >> c) & 1:
-            if p == 0:
-                c0 -= 1
-            else:
-                c1 -= 1
-        if ((b.U >> c) & 1 or disc) and not feasible(b.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, b.k):
+        if ((b.U >> c) & 1 or disc) and not defender_may_play(b.U, b.vo, b.cnt, b.k, p, c, ls, disc):
             continue
         sc = defender_score(b.D, c, b.tlen, ls, win, decl_played)
         j = insert_by_score(scores, out, n, sc, c)
