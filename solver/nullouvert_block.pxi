@@ -120,7 +120,7 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
     cdef int ls = led >> 3 if led >= 0 else -1
     cdef int scores[32]
     cdef uint32_t table = 0, live, cand, oth, kp
-    cdef int win = -1, decl_played = -1, vo0, vo1, c0, c1, disc, may_void = 0
+    cdef int win = -1, decl_played = -1, disc, may_void = 0
     for i in range(b.tlen):
         table |= (<uint32_t>1) << b.tcard[i]
         if (b.leader + i) % 3 == b.decl:
@@ -144,30 +144,12 @@ cdef int bs_moves(const BS* b, int* out, int* discard) noexcept nogil:
         c = bit_index(cand)
         cand &= cand - 1
         if (b.U >> c) & 1:
-            if (b.vo[p] >> (c >> 3)) & 1:
-                continue
-            # two unseen cards next to each other play alike only if they cannot meet in this trick: the
-            # partner, who might hold the other, must not play after this card
-            if is_redundant(b.U, live, c) and (b.tlen == 2 or (b.tlen == 1 and (seat + 1) % 3 == b.decl)):
+            if (b.vo[p] >> (c >> 3)) & 1 or unseen_alike(b.U, live, c, b.tlen, seat, b.decl):
                 continue
         elif is_redundant(kp, live, c):
             continue
         disc = 1 if (may_void and (c >> 3) != ls) else 0
-        vo0 = b.vo[0]
-        vo1 = b.vo[1]
-        if disc:
-            if p == 0:
-                vo0 |= 1 << ls
-            else:
-                vo1 |= 1 << ls
-        c0 = b.cnt[0]
-        c1 = b.cnt[1]
-        if (b.U >> c) & 1:
-            if p == 0:
-                c0 -= 1
-            else:
-                c1 -= 1
-        if ((b.U >> c) & 1 or disc) and not feasible(b.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, b.k):
+        if ((b.U >> c) & 1 or disc) and not defender_may_play(b.U, b.vo, b.cnt, b.k, p, c, ls, disc):
             continue
         sc = defender_score(b.D, c, b.tlen, ls, win, decl_played)
         j = insert_by_score(scores, out, n, sc, c)
@@ -221,7 +203,7 @@ cdef int bs_win(BS* b) noexcept nogil:
 
 cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
     """bs_win() after *seat* plays *c* (*disc*: a defender's card showing a void in the led pooled suit); state restored."""
-    cdef int res, w, p = -1, saved_vo = 0, pool_card = 0
+    cdef int res, added, p = -1, saved_vo = 0, pool_card = 0
     cdef ClosedTrick saved
     if seat == b.decl:
         b.D &= ~((<uint32_t>1) << c)
@@ -236,19 +218,9 @@ cdef int bs_child(BS* b, int seat, int c, int disc) noexcept nogil:
             b.K[p] &= ~((<uint32_t>1) << c)
         if disc:
             b.vo[p] |= 1 << (b.tcard[0] >> 3)
-    b.tcard[b.tlen] = c
-    b.tlen += 1
-    if b.tlen == 3:
-        w = trick_winner(b.tcard, b.leader)
-        if w == b.decl:
-            res = 0
-        else:
-            close_trick(&b.leader, &b.tlen, b.tcard, w, &saved)
-            res = bs_win(b)
-            reopen_trick(&b.leader, &b.tlen, b.tcard, &saved)
-    else:
-        res = bs_win(b)
-    b.tlen -= 1
+    added = add_to_trick(b.tcard, &b.tlen, &b.leader, b.decl, c, &saved)
+    res = 0 if added < 0 else bs_win(b)
+    take_from_trick(b.tcard, &b.tlen, &b.leader, added, &saved)
     if seat == b.decl:
         b.D |= (<uint32_t>1) << c
     elif p >= 0:

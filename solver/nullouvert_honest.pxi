@@ -138,6 +138,33 @@ cdef inline void hs_key(const HS* h, uint64_t* k1, uint64_t* k2) noexcept nogil:
     k2[0] = (<uint64_t>h.cnt[0]) | ((<uint64_t>h.cnt[1]) << 4) | ((<uint64_t>h.k) << 8) | ((<uint64_t>((h.leader - h.decl + 3) % 3)) << 10)
 
 
+cdef inline int unseen_alike(uint32_t U, uint32_t live, int c, int tlen, int seat, int decl) noexcept nogil:
+    """The unseen card *c* of *seat*, a defender, plays like the unseen card next to it, so only one of them
+    is tried: they cannot meet in this trick (the partner, who may hold the other one, plays no more card
+    after this one)."""
+    return is_redundant(U, live, c) and (tlen == 2 or (tlen == 1 and (seat + 1) % 3 == decl))
+
+
+cdef inline int defender_may_play(uint32_t U, const int* vo, const int* cnt, int k, int p, int c, int ls,
+                                  int disc) noexcept nogil:
+    """Some world lets defender *p* (0: left of the declarer) play *c*: the unseen cards *U* (without c when
+    c is one of them, his count then one less) still split by the voids *vo* (his void in the led suit *ls*
+    added when *disc*), the counts *cnt* and the *k* skat cards (feasible())."""
+    cdef int vo0 = vo[0], vo1 = vo[1], c0 = cnt[0], c1 = cnt[1]
+    cdef uint32_t bit = (<uint32_t>1) << c
+    if disc:
+        if p == 0:
+            vo0 |= 1 << ls
+        else:
+            vo1 |= 1 << ls
+    if U & bit:
+        if p == 0:
+            c0 -= 1
+        else:
+            c1 -= 1
+    return feasible(U & ~bit, vo0, vo1, c0, c1, k)
+
+
 cdef inline int declarer_moves(uint32_t D, uint32_t others, uint32_t live, int tlen, int led, int win,
                                int* out, int* discard) noexcept nogil:
     """The declarer's cards to try in a search over worlds, one per class of equal ones, best first; their count.
@@ -195,7 +222,7 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
     cdef int ls = led >> 3 if led >= 0 else -1
     cdef int scores[32]
     cdef uint32_t table = 0, live, cand, ledbits = 0
-    cdef int win = -1, decl_played = -1, vo0, vo1, c0, c1, disc
+    cdef int win = -1, decl_played = -1, disc
     for i in range(h.tlen):
         table |= (<uint32_t>1) << h.tcard[i]
         if (h.leader + i) % 3 == h.decl:
@@ -211,24 +238,10 @@ cdef int hs_moves(const HS* h, int* out, int* discard) noexcept nogil:
     while cand:
         c = bit_index(cand)
         cand &= cand - 1
-        if (h.vo[p] >> (c >> 3)) & 1:
-            continue
-        # two unseen cards next to each other play alike only when they cannot meet in this trick:
-        # the partner, who may hold the other one, must not play after this card
-        if is_redundant(h.U, live, c) and (h.tlen == 2 or (h.tlen == 1 and (seat + 1) % 3 == h.decl)):
+        if (h.vo[p] >> (c >> 3)) & 1 or unseen_alike(h.U, live, c, h.tlen, seat, h.decl):
             continue
         disc = 1 if (ls >= 0 and (c >> 3) != ls) else 0
-        vo0 = h.vo[0]
-        vo1 = h.vo[1]
-        if disc:
-            if (h.vo[p] >> ls) & 1 == 0:
-                if p == 0:
-                    vo0 |= 1 << ls
-                else:
-                    vo1 |= 1 << ls
-        c0 = h.cnt[0] - (1 if p == 0 else 0)
-        c1 = h.cnt[1] - (1 if p == 1 else 0)
-        if not feasible(h.U & ~((<uint32_t>1) << c), vo0, vo1, c0, c1, h.k):
+        if not defender_may_play(h.U, h.vo, h.cnt, h.k, p, c, ls, disc):
             continue
         sc = defender_score(h.D, c, h.tlen, ls, win, decl_played)  # (following, disc is a card off the led suit)
         j = insert_by_score(scores, out, n, sc, c)
@@ -271,7 +284,7 @@ cdef int hs_win(HS* h) noexcept nogil:
 
 cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
     """hs_win() after *seat* plays *c* (*disc*: a defender's card showing a void); state restored."""
-    cdef int res, w, p = -1, saved_vo = 0
+    cdef int res, added, p = -1, saved_vo = 0
     cdef ClosedTrick saved
     if seat == h.decl:
         h.D &= ~((<uint32_t>1) << c)
@@ -282,19 +295,9 @@ cdef int hs_child(HS* h, int seat, int c, int disc) noexcept nogil:
         saved_vo = h.vo[p]
         if disc:
             h.vo[p] |= 1 << (h.tcard[0] >> 3)
-    h.tcard[h.tlen] = c
-    h.tlen += 1
-    if h.tlen == 3:
-        w = trick_winner(h.tcard, h.leader)
-        if w == h.decl:
-            res = 0
-        else:
-            close_trick(&h.leader, &h.tlen, h.tcard, w, &saved)
-            res = hs_win(h)
-            reopen_trick(&h.leader, &h.tlen, h.tcard, &saved)
-    else:
-        res = hs_win(h)
-    h.tlen -= 1
+    added = add_to_trick(h.tcard, &h.tlen, &h.leader, h.decl, c, &saved)
+    res = 0 if added < 0 else hs_win(h)
+    take_from_trick(h.tcard, &h.tlen, &h.leader, added, &saved)
     if seat == h.decl:
         h.D |= (<uint32_t>1) << c
     else:
