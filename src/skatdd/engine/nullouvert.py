@@ -49,7 +49,7 @@ from skatdd.core.errors import CardCountError, DuplicateCardError, plural, quote
 from skatdd.core.rules import parse_seat
 
 from . import _nullouvert
-from .nullouvert_blocks import block_order, permute_mask, permute_suits
+from .nullouvert_blocks import block_order, permute_mask, permute_suits, safe_positions
 from .nullouvert_results import Guess, NullOuvertResult, World
 from .threads import run_threads, usable_cores
 
@@ -116,7 +116,7 @@ class NullOuvertAnalyser:
             for skat_part in itertools.combinations(p_cards, ks):
                 rest = [c for c in p_cards if c not in skat_part]
                 live = sorted(d_cards + rest)
-                if defender_leads and all(live.index(c) <= 2 * i for i, c in enumerate(d_cards)):
+                if defender_leads and safe_positions([live.index(c) for c in d_cards]):
                     live = d_cards + rest
                 pos = {c: i for i, c in enumerate(live)}
                 dmask = sum(1 << pos[c] for c in d_cards)
@@ -146,7 +146,7 @@ class NullOuvertAnalyser:
         nullouvert_dd.pxi); otherwise the pattern is its own form.
         """
         his = [pos for pos in range(live) if d >> pos & 1]
-        if any(pos > 2 * i for i, pos in enumerate(his)):
+        if not safe_positions(his):
             return d, left
         theirs = [pos for pos in range(live) if not d >> pos & 1]
         return (1 << len(his)) - 1, sum(1 << (len(his) + j) for j, pos in enumerate(theirs) if left >> pos & 1)

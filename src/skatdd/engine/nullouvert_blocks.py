@@ -53,12 +53,18 @@ def classes_per_block(suits: Sequence[SuitGroups], k: int, n: int) -> float:
     return classes / blocks if blocks else 0.0
 
 
+def safe_positions(his: Sequence[int]) -> bool:
+    """Whether the declarer is safe in a suit where his cards are the live cards at positions *his* (lowest
+    first, 0 the suit's lowest live card): his i-th lowest card has at most i other live cards below it."""
+    return all(pos <= 2 * i for i, pos in enumerate(his))
+
+
 def poolable(hand: int, pool: int, suit: int) -> bool:
     """Whether the relaxed game may pool *suit*: the declarer is void in it, safe in it against every unseen
     card (his i-th lowest card has at most i of them below it), or holds a single card with at most one below."""
     live = [c for c in range(8 * suit, 8 * suit + 8) if (hand | pool) >> c & 1]
     his = [pos for pos, c in enumerate(live) if hand >> c & 1]
-    return all(pos <= 2 * i for i, pos in enumerate(his)) or (len(his) == 1 and his[0] <= 1)
+    return safe_positions(his) or (len(his) == 1 and his[0] <= 1)
 
 
 def block_order(suits: Sequence[SuitGroups], hand: int, pool: int, k: int, declarer: int,
